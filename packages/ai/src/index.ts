@@ -1,0 +1,46 @@
+// @gantry/ai public API: types (messages, content, Usage, Tool, Context, Model, events), EventStream,
+// createAssistantMessageEventStream, stream, complete, registerProvider, unregisterProvider, getProvider,
+// createFauxModel, emptyUsage, addUsage, completeUsage, createAssistantMessage, failedAssistantMessage,
+// GantryAiError, UnsupportedStrictJsonSchemaError.
+import "./providers/builtins.js";
+
+export { createAssistantMessage, failedAssistantMessage } from "./assistant-message.js";
+export { GantryAiError, type GantryAiErrorCode, UnsupportedStrictJsonSchemaError } from "./errors.js";
+export {
+	type AssistantMessageEventStream,
+	createAssistantMessageEventStream,
+	EventStream,
+} from "./event-stream.js";
+export { createFauxModel, type FauxModel, type FauxModelOptions, type FauxTurn, type FauxTurnSource } from "./faux.js";
+export {
+	complete,
+	getProvider,
+	type ProviderStreamFunction,
+	registerProvider,
+	stream,
+	unregisterProvider,
+} from "./registry.js";
+export type {
+	AssistantMessage,
+	AssistantMessageEvent,
+	ConstrainedSampling,
+	Context,
+	ImageContent,
+	ImageResizeLimits,
+	JsonValue,
+	KnownApi,
+	Message,
+	Model,
+	NestedToolCallRecord,
+	NestedToolCalls,
+	StopReason,
+	StreamOptions,
+	TextContent,
+	ThinkingContent,
+	Tool,
+	ToolCall,
+	ToolResultMessage,
+	Usage,
+	UserMessage,
+} from "./types.js";
+export { addUsage, completeUsage, emptyUsage } from "./usage.js";

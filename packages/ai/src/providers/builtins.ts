@@ -1,0 +1,11 @@
+import { registerProvider } from "../registry.js";
+import { lazyProvider } from "./lazy.js";
+
+registerProvider(
+	"openai-completions",
+	lazyProvider(async () => (await import("./openai-completions.js")).streamOpenAICompletions),
+);
+registerProvider(
+	"anthropic-messages",
+	lazyProvider(async () => (await import("./anthropic-messages.js")).streamAnthropicMessages),
+);
