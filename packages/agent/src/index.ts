@@ -1,0 +1,21 @@
+// @gantry/agent public API: types (AgentTool, AgentToolResult, AgentToolCall, AgentToolCallOutcome,
+// Before/AfterToolCall*, AgentContext, AgentLoopConfig, AgentEvent, AgentMessage, AgentState).
+export type {
+	AfterToolCallContext,
+	AfterToolCallHook,
+	AfterToolCallResult,
+	AgentContext,
+	AgentEvent,
+	AgentLoopConfig,
+	AgentMessage,
+	AgentState,
+	AgentTool,
+	AgentToolCall,
+	AgentToolCallOutcome,
+	AgentToolResult,
+	AgentToolUpdateCallback,
+	BeforeToolCallContext,
+	BeforeToolCallHook,
+	BeforeToolCallResult,
+	CustomAgentMessages,
+} from "./types.js";
