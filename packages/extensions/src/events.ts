@@ -1,0 +1,64 @@
+import type { AgentEvent } from "@gantry/agent";
+import type { ImageContent, JsonValue, TextContent, Usage } from "@gantry/ai";
+
+/**
+ * Fired before a tool runs (after validation). Handlers may block it, mutate `input` in place to change
+ * the arguments, or (with `block`) ask to end the run after the batch.
+ */
+export interface ToolCallEvent {
+	type: "tool_call";
+	toolCallId: string;
+	/** Set for nested calls made through `ctx.executeTool`. */
+	parentToolCallId?: string;
+	toolName: string;
+	/** The validated arguments; mutate in place to change what the tool receives. */
+	input: Record<string, unknown>;
+}
+
+export interface ToolCallEventResult {
+	/** Do not run the tool; the model sees an error result with `reason`. */
+	block?: boolean;
+	reason?: string;
+	/** Counts only together with `block: true`. */
+	terminate?: boolean;
+}
+
+/** Fired after a tool ran; handlers may rewrite the result, each seeing the previous rewrite. */
+export interface ToolResultEvent {
+	type: "tool_result";
+	toolCallId: string;
+	parentToolCallId?: string;
+	toolName: string;
+	input: Record<string, unknown>;
+	content: (TextContent | ImageContent)[];
+	structuredContent?: JsonValue;
+	details: unknown;
+	isError: boolean;
+	usage?: Usage;
+}
+
+/** Field-by-field rewrite; `content` without `structuredContent` drops the structured content. */
+export interface ToolResultEventResult {
+	content?: (TextContent | ImageContent)[];
+	details?: unknown;
+	structuredContent?: JsonValue;
+	isError?: boolean;
+	usage?: Usage;
+}
+
+/** The agent events extensions can observe. */
+export type LifecycleEventType =
+	| "tool_execution_start"
+	| "tool_execution_update"
+	| "tool_execution_end"
+	| "agent_start"
+	| "agent_end"
+	| "turn_start"
+	| "turn_end";
+
+export type LifecycleEvent<TType extends LifecycleEventType = LifecycleEventType> = Extract<
+	AgentEvent,
+	{ type: TType }
+>;
+
+export type ExtensionEventType = "tool_call" | "tool_result" | LifecycleEventType;

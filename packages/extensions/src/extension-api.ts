@@ -1,0 +1,76 @@
+import type { Model } from "@gantry/ai";
+import type {
+	LifecycleEvent,
+	LifecycleEventType,
+	ToolCallEvent,
+	ToolCallEventResult,
+	ToolResultEvent,
+	ToolResultEventResult,
+} from "./events.js";
+import type { ToolAnnotations, ToolDefinition, ToolExposure, ToolNamespace } from "./tool-definition.js";
+
+/** Interaction with the person using the agent. Without a UI, `confirm` resolves false and `notify` does nothing. */
+export interface ExtensionUI {
+	confirm(title: string, message?: string): Promise<boolean>;
+	/** Resolves to the chosen option, or undefined when dismissed or without a UI. */
+	select(title: string, options: string[]): Promise<string | undefined>;
+	notify(message: string, level?: "info" | "warning" | "error"): void;
+}
+
+/** What every extension handler receives. */
+export interface ExtensionContext {
+	cwd: string;
+	model?: Model;
+	hasUI: boolean;
+	/** The signal of the current run, when one is in progress. */
+	signal?: AbortSignal;
+	/** Aborts the current run. */
+	abort(): void;
+	ui: ExtensionUI;
+}
+
+/** A registered tool as listed by `getAllTools`. */
+export interface ToolInfo {
+	name: string;
+	label: string;
+	description: string;
+	exposure: ToolExposure;
+	annotations?: ToolAnnotations;
+	namespace?: ToolNamespace;
+	/** `"builtin"`, `"sdk"`, or the path (or name) of the extension that registered it. */
+	source: string;
+}
+
+export type ToolCallHandler = (
+	event: ToolCallEvent,
+	ctx: ExtensionContext,
+) => ToolCallEventResult | undefined | void | Promise<ToolCallEventResult | undefined | void>;
+export type ToolResultHandler = (
+	event: ToolResultEvent,
+	ctx: ExtensionContext,
+) => ToolResultEventResult | undefined | void | Promise<ToolResultEventResult | undefined | void>;
+export type LifecycleHandler<TType extends LifecycleEventType = LifecycleEventType> = (
+	event: LifecycleEvent<TType>,
+	ctx: ExtensionContext,
+) => void | Promise<void>;
+
+/** What an extension function receives. */
+export interface ExtensionAPI {
+	/** Registers a tool. Throws for a bad name or a non-object `parameters` schema. */
+	registerTool(definition: ToolDefinition): void;
+	/** Permission hook: block, mutate `event.input`, or terminate. A throwing handler blocks the call. */
+	on(event: "tool_call", handler: ToolCallHandler): void;
+	/** Result hook: rewrite the result. A throwing handler is reported and skipped. */
+	on(event: "tool_result", handler: ToolResultHandler): void;
+	on<TType extends LifecycleEventType>(event: TType, handler: LifecycleHandler<TType>): void;
+	/** Names of the active (declared) tools. */
+	getActiveTools(): string[];
+	getAllTools(): ToolInfo[];
+	/** Replaces the active set (unknown and hidden names are ignored); applies from the next model request. */
+	setActiveTools(names: string[]): void;
+	/** Rebuilds the tool registry. */
+	refreshTools(): void;
+}
+
+/** An extension module's default export. */
+export type Extension = (api: ExtensionAPI) => void | Promise<void>;
