@@ -1,0 +1,40 @@
+// Tiny benchmark harness shared by the tool benchmarks: medians of repeated runs and a printed table.
+import { performance } from "node:perf_hooks";
+
+/** Runs `fn` `warmup` times unmeasured, then `runs` times; returns the median wall time in ms. */
+export async function medianMs(fn, { runs = 7, warmup = 1 } = {}) {
+	for (let index = 0; index < warmup; index++) await fn();
+	const times = [];
+	for (let index = 0; index < runs; index++) {
+		const start = performance.now();
+		await fn();
+		times.push(performance.now() - start);
+	}
+	times.sort((a, b) => a - b);
+	return times[Math.floor(times.length / 2)];
+}
+
+/**
+ * Prints rows of `{ case, gantryMs, floor, floorMs, target?, note? }` as a table with the ratio
+ * gantry / floor, and returns the rows with their ratio.
+ */
+export function printTable(title, rows) {
+	const withRatio = rows.map((row) => ({ ...row, ratio: row.gantryMs / row.floorMs }));
+	const header = ["case", "gantry (median ms)", "floor", "floor (median ms)", "ratio", "target", "note"];
+	const lines = withRatio.map((row) => [
+		row.case,
+		row.gantryMs.toFixed(2),
+		row.floor,
+		row.floorMs.toFixed(2),
+		`${row.ratio.toFixed(2)}x`,
+		row.target ?? "",
+		row.note ?? "",
+	]);
+	const widths = header.map((cell, column) => Math.max(cell.length, ...lines.map((line) => String(line[column]).length)));
+	const format = (cells) => `| ${cells.map((cell, column) => String(cell).padEnd(widths[column])).join(" | ")} |`;
+	console.log(`\n### ${title}\n`);
+	console.log(format(header));
+	console.log(`|${widths.map((width) => "-".repeat(width + 2)).join("|")}|`);
+	for (const line of lines) console.log(format(line));
+	return withRatio;
+}
