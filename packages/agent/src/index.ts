@@ -1,5 +1,13 @@
-// @gantry/agent public API: types (AgentTool, AgentToolResult, AgentToolCall, AgentToolCallOutcome,
-// Before/AfterToolCall*, AgentContext, AgentLoopConfig, AgentEvent, AgentMessage, AgentState).
+// @gantry/agent public API: agentLoop, agentLoopContinue, runToolCall, validateToolArguments, createToolResultMessage,
+// defaultConvertToLlm, Agent, GantryAgentError, and types (AgentTool, AgentToolResult, AgentToolCall, AgentToolCallOutcome,
+// Before/AfterToolCall*, RunToolCallOptions, AgentContext, AgentLoopConfig, AgentEvent, AgentMessage, AgentState,
+// AgentOptions, AgentListener, GantryAgentErrorCode).
+export { Agent, type AgentListener, type AgentOptions } from "./agent.js";
+export { agentLoop, agentLoopContinue } from "./agent-loop.js";
+export { defaultConvertToLlm } from "./assistant-response.js";
+export { GantryAgentError, type GantryAgentErrorCode } from "./errors.js";
+export { runToolCall } from "./tool-call.js";
+export { createToolResultMessage } from "./tool-result-message.js";
 export type {
 	AfterToolCallContext,
 	AfterToolCallHook,
@@ -18,4 +26,6 @@ export type {
 	BeforeToolCallHook,
 	BeforeToolCallResult,
 	CustomAgentMessages,
+	RunToolCallOptions,
 } from "./types.js";
+export { validateToolArguments } from "./validation.js";

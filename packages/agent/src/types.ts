@@ -6,6 +6,7 @@ import type {
 	JsonValue,
 	Message,
 	Model,
+	NestedToolCalls,
 	stream,
 	TextContent,
 	Tool,
@@ -27,6 +28,8 @@ export interface AgentToolResult<TDetails = unknown> {
 	isError?: boolean;
 	/** Ends the agent run after this batch — only when every result of the batch sets it. */
 	terminate?: boolean;
+	/** Records of the nested calls this tool made; copied onto the tool result message. */
+	nestedCalls?: NestedToolCalls;
 }
 
 /** Reports a partial result while a tool runs; calls after the tool settled are ignored. */
@@ -119,6 +122,24 @@ export type AfterToolCallHook = (
 	signal?: AbortSignal,
 ) => Promise<AfterToolCallResult | undefined>;
 
+/** Options of `runToolCall`: where to look the tool up, the hooks, and what the hooks are told. */
+export interface RunToolCallOptions {
+	/** The tools the call's name is looked up in. */
+	tools: readonly AgentTool[];
+	/** The assistant message the call belongs to; handed to the hooks. */
+	assistantMessage: AssistantMessage;
+	/** The conversation so far; handed to the hooks. */
+	context: AgentContext;
+	/** Same contract as `AgentLoopConfig.beforeToolCall`. */
+	beforeToolCall?: BeforeToolCallHook;
+	/** Same contract as `AgentLoopConfig.afterToolCall`. */
+	afterToolCall?: AfterToolCallHook;
+	/** Reaches the hooks and `execute`; when already aborted, the call is answered `Operation aborted`. */
+	signal?: AbortSignal;
+	/** Receives the tool's partial results until it settles. Must not throw (a throw is ignored). */
+	onUpdate?: AgentToolUpdateCallback;
+}
+
 export interface AgentLoopConfig {
 	model: Model;
 	/** Defaults to `stream` from `@gantry/ai`. */
@@ -178,5 +199,8 @@ export interface AgentState {
 	messages: AgentMessage[];
 	isStreaming: boolean;
 	pendingToolCalls: Set<string>;
+	/** The assistant message being streamed (partial), while a model request is in flight. */
+	streamMessage?: AssistantMessage;
+	/** The `errorMessage` of the last failed or aborted assistant message; cleared by the next run. */
 	error?: string;
 }

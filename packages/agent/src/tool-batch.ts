@@ -1,0 +1,208 @@
+import type { ToolResultMessage } from "@gantry/ai";
+import { errorText } from "./errors.js";
+import {
+	ABORTED_TEXT,
+	errorOutcome,
+	executePreparedToolCall,
+	finalizeToolCall,
+	findTool,
+	isPrepared,
+	type PreparedToolCall,
+	prepareToolCall,
+	type ToolCallEnvironment,
+	type ToolUpdateSink,
+} from "./tool-call.js";
+import { createToolResultMessage } from "./tool-result-message.js";
+import type { AgentEvent, AgentToolCall, AgentToolCallOutcome } from "./types.js";
+
+/** Where the loop sends events; a returned promise is awaited before the loop moves on. */
+export type AgentEventSink = (event: AgentEvent) => void | Promise<void>;
+
+export interface ToolBatchResult {
+	/** One result message per tool call, in source order. */
+	messages: ToolResultMessage[];
+	/** True when every result of the batch asked to terminate. */
+	terminate: boolean;
+}
+
+/**
+ * Runs the tool calls of one assistant message. Sequential when `mode` is `"sequential"` or any tool of
+ * the batch says so; otherwise preflight runs in source order and the allowed calls run concurrently.
+ * Every call gets exactly one `tool_execution_start`, one `tool_execution_end` and one result message;
+ * result messages are emitted and returned in source order. Never rejects.
+ */
+export async function executeToolBatch(
+	toolCalls: readonly AgentToolCall[],
+	environment: ToolCallEnvironment,
+	mode: "parallel" | "sequential" | undefined,
+	emit: AgentEventSink,
+): Promise<ToolBatchResult> {
+	const sequential =
+		mode === "sequential" ||
+		toolCalls.some((toolCall) => findTool(environment.tools, toolCall.name)?.executionMode === "sequential");
+	return sequential
+		? executeSequentially(toolCalls, environment, emit)
+		: executeInParallel(toolCalls, environment, emit);
+}
+
+/** Answers calls that will never run (cut-off or failed responses) with `text`, with the usual events. */
+export async function answerUnexecutedToolCalls(
+	toolCalls: readonly AgentToolCall[],
+	text: (toolCall: AgentToolCall) => string,
+	emit: AgentEventSink,
+): Promise<ToolResultMessage[]> {
+	const messages: ToolResultMessage[] = [];
+	for (const toolCall of toolCalls) {
+		const outcome = errorOutcome(toolCall, text(toolCall));
+		await emitStart(toolCall, emit);
+		await emitEnd(outcome, emit);
+		messages.push(await emitResultMessage(outcome, emit));
+	}
+	return messages;
+}
+
+async function executeSequentially(
+	toolCalls: readonly AgentToolCall[],
+	environment: ToolCallEnvironment,
+	emit: AgentEventSink,
+): Promise<ToolBatchResult> {
+	const messages: ToolResultMessage[] = [];
+	let terminate = toolCalls.length > 0;
+	for (const toolCall of toolCalls) {
+		let pending = emit(startEvent(toolCall));
+		if (pending !== undefined) await pending;
+		let outcome: AgentToolCallOutcome;
+		if (environment.signal?.aborted) {
+			outcome = errorOutcome(toolCall, ABORTED_TEXT);
+		} else {
+			let preparation = prepareToolCall(toolCall, environment);
+			if (preparation instanceof Promise) preparation = await preparation;
+			outcome = isPrepared(preparation) ? await runPrepared(preparation, environment, emit) : preparation;
+		}
+		pending = emit(endEvent(outcome));
+		if (pending !== undefined) await pending;
+		messages.push(await emitResultMessage(outcome, emit));
+		if (outcome.result.terminate !== true) terminate = false;
+	}
+	return { messages, terminate };
+}
+
+async function executeInParallel(
+	toolCalls: readonly AgentToolCall[],
+	environment: ToolCallEnvironment,
+	emit: AgentEventSink,
+): Promise<ToolBatchResult> {
+	const count = toolCalls.length;
+	const outcomes = new Array<AgentToolCallOutcome>(count);
+	const prepared: (PreparedToolCall | undefined)[] = new Array(count);
+	// Preflight in source order, so permission prompts and their side effects happen in call order.
+	for (let index = 0; index < count; index++) {
+		const toolCall = toolCalls[index];
+		let pending = emit(startEvent(toolCall));
+		if (pending !== undefined) await pending;
+		let preparation = environment.signal?.aborted
+			? errorOutcome(toolCall, ABORTED_TEXT)
+			: prepareToolCall(toolCall, environment);
+		if (preparation instanceof Promise) preparation = await preparation;
+		if (isPrepared(preparation)) {
+			prepared[index] = preparation;
+		} else {
+			outcomes[index] = preparation;
+			pending = emit(endEvent(preparation));
+			if (pending !== undefined) await pending;
+		}
+	}
+	const running: Promise<void>[] = [];
+	for (let index = 0; index < count; index++) {
+		const call = prepared[index];
+		if (call === undefined) continue;
+		if (environment.signal?.aborted) {
+			const outcome = errorOutcome(call.toolCall, ABORTED_TEXT);
+			outcomes[index] = outcome;
+			const pending = emit(endEvent(outcome));
+			if (pending !== undefined) await pending;
+			continue;
+		}
+		running.push(runAndReport(call, index, outcomes, environment, emit));
+	}
+	if (running.length > 0) await Promise.all(running);
+
+	const messages = new Array<ToolResultMessage>(count);
+	let terminate = count > 0;
+	for (let index = 0; index < count; index++) {
+		const outcome = outcomes[index];
+		messages[index] = await emitResultMessage(outcome, emit);
+		if (outcome.result.terminate !== true) terminate = false;
+	}
+	return { messages, terminate };
+}
+
+async function runAndReport(
+	call: PreparedToolCall,
+	index: number,
+	outcomes: AgentToolCallOutcome[],
+	environment: ToolCallEnvironment,
+	emit: AgentEventSink,
+): Promise<void> {
+	const outcome = await runPrepared(call, environment, emit);
+	outcomes[index] = outcome;
+	const pending = emit(endEvent(outcome));
+	if (pending !== undefined) await pending;
+}
+
+async function runPrepared(
+	call: PreparedToolCall,
+	environment: ToolCallEnvironment,
+	emit: AgentEventSink,
+): Promise<AgentToolCallOutcome> {
+	try {
+		const executed = await executePreparedToolCall(call, environment.signal, updateSink(call.toolCall, emit));
+		const outcome = finalizeToolCall(executed, environment);
+		return outcome instanceof Promise ? await outcome : outcome;
+	} catch (error) {
+		return errorOutcome(call.toolCall, errorText(error));
+	}
+}
+
+function updateSink(toolCall: AgentToolCall, emit: AgentEventSink): ToolUpdateSink {
+	return (partialResult) =>
+		emit({
+			type: "tool_execution_update",
+			toolCallId: toolCall.id,
+			toolName: toolCall.name,
+			args: toolCall.arguments,
+			partialResult,
+		});
+}
+
+function startEvent(toolCall: AgentToolCall): AgentEvent {
+	return { type: "tool_execution_start", toolCallId: toolCall.id, toolName: toolCall.name, args: toolCall.arguments };
+}
+
+function endEvent(outcome: AgentToolCallOutcome): AgentEvent {
+	return {
+		type: "tool_execution_end",
+		toolCallId: outcome.toolCall.id,
+		toolName: outcome.toolCall.name,
+		result: outcome.result,
+		isError: outcome.isError,
+		durationMs: outcome.durationMs,
+	};
+}
+
+async function emitStart(toolCall: AgentToolCall, emit: AgentEventSink): Promise<void> {
+	await emit(startEvent(toolCall));
+}
+
+async function emitEnd(outcome: AgentToolCallOutcome, emit: AgentEventSink): Promise<void> {
+	await emit(endEvent(outcome));
+}
+
+async function emitResultMessage(outcome: AgentToolCallOutcome, emit: AgentEventSink): Promise<ToolResultMessage> {
+	const message = createToolResultMessage(outcome);
+	let pending = emit({ type: "message_start", message });
+	if (pending !== undefined) await pending;
+	pending = emit({ type: "message_end", message });
+	if (pending !== undefined) await pending;
+	return message;
+}

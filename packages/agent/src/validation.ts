@@ -1,0 +1,128 @@
+import { Ajv, type ErrorObject, type ValidateFunction } from "ajv";
+import type { AgentTool, AgentToolCall } from "./types.js";
+
+// One instance for the whole process: compiling is the expensive part, so validators are cached per
+// schema object and never rebuilt for a call. `coerceTypes` repairs obvious mismatches ("42" for a
+// number); `useDefaults` fills schema defaults into the arguments the tool receives.
+const ajv = new Ajv({ coerceTypes: true, allErrors: true, useDefaults: true, strict: false });
+const validators = new WeakMap<object, ValidateFunction>();
+
+type SchemaObject = Record<string, unknown>;
+
+function validatorFor(schema: object): ValidateFunction {
+	let validator = validators.get(schema);
+	if (validator === undefined) {
+		validator = ajv.compile(schema);
+		validators.set(schema, validator);
+	}
+	return validator;
+}
+
+/**
+ * Checks a tool call's arguments against the tool's `parameters` schema and returns the arguments the
+ * tool should receive: a copy, with `null` dropped from optional properties whose schema does not allow
+ * it (strict-mode providers send `null` for omitted fields), obvious type mismatches coerced and schema
+ * defaults filled in. The tool call itself is never modified.
+ *
+ * Throws an `Error` whose message lists every problem as `  - <path>: <message>` followed by the
+ * received arguments, so a model can correct its call. A provider's `argumentsError` (unparseable
+ * arguments) is reported the same way.
+ */
+export function validateToolArguments(tool: AgentTool, toolCall: AgentToolCall): unknown {
+	return validateArguments(tool, toolCall.arguments, toolCall);
+}
+
+/**
+ * The pipeline's entry: validates `value` (the arguments after `prepareArguments`) while error texts
+ * show the arguments the model actually sent.
+ */
+export function validateArguments(tool: AgentTool, value: unknown, toolCall: AgentToolCall): unknown {
+	if (toolCall.argumentsError !== undefined) {
+		throw new Error(validationText(tool.name, [`  - root: ${toolCall.argumentsError}`], toolCall.arguments));
+	}
+	const schema = tool.parameters as object;
+	const validator = validatorFor(schema);
+	const candidate = copyWithoutOptionalNulls(schema as SchemaObject, value);
+	if (validator(candidate)) return candidate;
+	const lines = (validator.errors ?? []).map((error) => `  - ${errorPath(error)}: ${error.message ?? "is invalid"}`);
+	throw new Error(validationText(tool.name, lines, toolCall.arguments));
+}
+
+/** A deep copy of JSON-like arguments (class instances are kept by reference). */
+export function copyArguments(value: unknown): unknown {
+	return copyWithoutOptionalNulls(undefined, value);
+}
+
+function validationText(toolName: string, lines: string[], received: unknown): string {
+	return `Validation failed for tool "${toolName}":\n${lines.join("\n")}\n\nReceived arguments:\n${stringify(received)}`;
+}
+
+function stringify(value: unknown): string {
+	try {
+		return JSON.stringify(value, null, 2) ?? String(value);
+	} catch {
+		return String(value);
+	}
+}
+
+/** `/edits/0/oldText` → `edits.0.oldText`; the root is `root`; names the missing or extra property. */
+function errorPath(error: ErrorObject): string {
+	let path = error.instancePath.length > 0 ? error.instancePath.slice(1).replaceAll("/", ".") : "";
+	const params = error.params as { missingProperty?: string; additionalProperty?: string };
+	const property = params.missingProperty ?? params.additionalProperty;
+	if (property !== undefined) path = path.length > 0 ? `${path}.${property}` : property;
+	return path.length > 0 ? path : "root";
+}
+
+/**
+ * A deep copy of JSON-like `value` guided by `schema`: a `null` for a property that is not required and
+ * whose schema does not accept `null` is left out. Properties without a known schema keep their `null`.
+ */
+function copyWithoutOptionalNulls(schema: SchemaObject | undefined, value: unknown): unknown {
+	if (typeof value !== "object" || value === null) return value;
+	if (Array.isArray(value)) {
+		const items = schema !== undefined && isSchema(schema.items) ? schema.items : undefined;
+		const copy = new Array<unknown>(value.length);
+		for (let index = 0; index < value.length; index++) copy[index] = copyWithoutOptionalNulls(items, value[index]);
+		return copy;
+	}
+	if (Object.getPrototypeOf(value) !== Object.prototype && Object.getPrototypeOf(value) !== null) return value;
+	const properties = schema !== undefined && isSchema(schema.properties) ? schema.properties : undefined;
+	const copy: Record<string, unknown> = {};
+	for (const key in value) {
+		const item = (value as Record<string, unknown>)[key];
+		const itemSchema = properties?.[key];
+		if (item === null) {
+			if (isSchema(itemSchema) && !isRequired(schema, key) && !allowsNull(itemSchema)) continue;
+			copy[key] = null;
+		} else {
+			copy[key] = copyWithoutOptionalNulls(isSchema(itemSchema) ? itemSchema : undefined, item);
+		}
+	}
+	return copy;
+}
+
+function isSchema(value: unknown): value is SchemaObject {
+	return typeof value === "object" && value !== null && !Array.isArray(value);
+}
+
+function isRequired(schema: SchemaObject | undefined, key: string): boolean {
+	const required = schema?.required;
+	return Array.isArray(required) && required.includes(key);
+}
+
+function allowsNull(schema: SchemaObject): boolean {
+	const type = schema.type;
+	if (type === undefined && schema.anyOf === undefined && schema.oneOf === undefined) {
+		// No type constraint at all (or only a const/enum): null is acceptable unless those exclude it.
+		if (schema.const !== undefined) return schema.const === null;
+		if (Array.isArray(schema.enum)) return schema.enum.includes(null);
+		return schema.properties === undefined && schema.items === undefined;
+	}
+	if (type === "null" || (Array.isArray(type) && type.includes("null"))) return true;
+	if (schema.nullable === true) return true;
+	for (const branches of [schema.anyOf, schema.oneOf]) {
+		if (Array.isArray(branches) && branches.some((branch) => isSchema(branch) && allowsNull(branch))) return true;
+	}
+	return false;
+}
