@@ -1,5 +1,5 @@
-import { emptyUsage } from "./usage.js";
 import type { AssistantMessage, Model, StopReason } from "./types.js";
+import { emptyUsage } from "./usage.js";
 
 /** A new, empty assistant message attributed to `model`. */
 export function createAssistantMessage(model: Model): AssistantMessage {

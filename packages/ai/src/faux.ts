@@ -67,7 +67,10 @@ export function streamFaux(model: Model, context: Context, options?: StreamOptio
 	calls?.push(copyContext(context));
 	const signal = options?.signal;
 	if (!state) {
-		finishWithError(events, failedAssistantMessage(model, "error", "Not a faux model: create it with createFauxModel()"));
+		finishWithError(
+			events,
+			failedAssistantMessage(model, "error", "Not a faux model: create it with createFauxModel()"),
+		);
 		return events;
 	}
 	if (signal?.aborted) {
@@ -115,7 +118,8 @@ async function play(
 			return true;
 		};
 
-		if (turn.thinking !== undefined && !(await emitBlock("thinking", turn.thinking))) return abort(model, message, events);
+		if (turn.thinking !== undefined && !(await emitBlock("thinking", turn.thinking)))
+			return abort(model, message, events);
 		if (turn.text !== undefined && !(await emitBlock("text", turn.text))) return abort(model, message, events);
 		for (const call of turn.toolCalls ?? []) {
 			const toolCall: ToolCall = {

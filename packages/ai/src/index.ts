@@ -1,9 +1,12 @@
 // @gantry/ai public API: types (messages, content, Usage, Tool, Context, Model, events), EventStream,
 // createAssistantMessageEventStream, stream, complete, registerProvider, unregisterProvider, getProvider,
 // createFauxModel, emptyUsage, addUsage, completeUsage, createAssistantMessage, failedAssistantMessage,
-// GantryAiError, UnsupportedStrictJsonSchemaError.
+// GantryAiError, UnsupportedStrictJsonSchemaError, makeStrictJsonSchema, toPlainJsonSchema, toolToJsonSchema,
+// supportsStrictMode, getModel, getModels, createOpenAICompatibleModel, getApiKey, getApiKeyVariable,
+// parseToolCallArguments.
 import "./providers/builtins.js";
 
+export { getApiKey, getApiKeyVariable } from "./api-keys.js";
 export { createAssistantMessage, failedAssistantMessage } from "./assistant-message.js";
 export { GantryAiError, type GantryAiErrorCode, UnsupportedStrictJsonSchemaError } from "./errors.js";
 export {
@@ -12,6 +15,9 @@ export {
 	EventStream,
 } from "./event-stream.js";
 export { createFauxModel, type FauxModel, type FauxModelOptions, type FauxTurn, type FauxTurnSource } from "./faux.js";
+export { makeStrictJsonSchema, toPlainJsonSchema } from "./json-schema.js";
+export { createOpenAICompatibleModel, getModel, getModels, type OpenAICompatibleModelOptions } from "./models.js";
+export { parseToolCallArguments } from "./providers/message-builder.js";
 export {
 	complete,
 	getProvider,
@@ -20,6 +26,7 @@ export {
 	stream,
 	unregisterProvider,
 } from "./registry.js";
+export { supportsStrictMode, toolToJsonSchema } from "./tool-schema.js";
 export type {
 	AssistantMessage,
 	AssistantMessageEvent,

@@ -6,7 +6,12 @@ export type JsonValue = string | number | boolean | null | JsonValue[] | { [key:
 export type TextContent = { type: "text"; text: string };
 /** An image, base64-encoded (no `data:` prefix). */
 export type ImageContent = { type: "image"; data: string; mimeType: string };
-export type ThinkingContent = { type: "thinking"; thinking: string };
+/**
+ * The model's reasoning. `signature` is opaque provider data (Anthropic) that must travel back unchanged
+ * for the provider to accept the block in a later request; `redacted` marks a block whose reasoning the
+ * provider encrypted (its data is then in `signature` and `thinking` is empty).
+ */
+export type ThinkingContent = { type: "thinking"; thinking: string; signature?: string; redacted?: boolean };
 /**
  * A tool call the model made. `argumentsError` is set when the provider could not parse the streamed
  * arguments as JSON; `arguments` is then `{}` and the agent answers the call with a validation error.
@@ -119,9 +124,19 @@ export type StreamOptions = {
 	apiKey?: string;
 	/** Aborting ends the stream with `stopReason: "aborted"`. */
 	signal?: AbortSignal;
+	/** Upper bound of output tokens. Default: the provider's default (Anthropic: `model.maxTokens`). */
 	maxTokens?: number;
+	/** Sampling temperature. Default: the provider's default. Anthropic ignores it (the API deprecated it). */
 	temperature?: number;
+	/** Extra HTTP headers sent with the request. */
 	headers?: Record<string, string>;
+	/** How often the provider SDK retries a failed request (429, 5xx, connection errors). Default: 2. */
+	maxRetries?: number;
+	/**
+	 * Asks for extended thinking with this many tokens of budget (Anthropic; must be below `maxTokens`).
+	 * Other providers ignore it. Default: no extended thinking requested.
+	 */
+	thinking?: { budgetTokens: number };
 };
 
 export type AssistantMessageEvent =

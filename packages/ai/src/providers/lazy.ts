@@ -13,7 +13,12 @@ export function lazyProvider(load: () => Promise<ProviderStreamFunction>): Provi
 		loading ??= load();
 		loading.then(
 			async (impl) => {
-				for await (const event of impl(model, context, options)) events.push(event);
+				try {
+					for await (const event of impl(model, context, options)) events.push(event);
+				} catch (error) {
+					const message = error instanceof Error ? error.message : String(error);
+					events.push({ type: "error", reason: "error", error: failedAssistantMessage(model, "error", message) });
+				}
 				events.end();
 			},
 			(error: unknown) => {

@@ -1,0 +1,17 @@
+// @gantry/ai/testing public API: startScriptedLlmServer, ScriptedLlmServer, ScriptedLlmServerOptions,
+// ScriptedResponse, ScriptedResponseSource, ScriptedReply, ScriptedHttpError, ScriptedToolCall, ScriptedUsage,
+// RecordedLlmRequest.
+export {
+	type ScriptedLlmServer,
+	type ScriptedLlmServerOptions,
+	startScriptedLlmServer,
+} from "./scripted-llm-server.js";
+export type {
+	RecordedLlmRequest,
+	ScriptedHttpError,
+	ScriptedReply,
+	ScriptedResponse,
+	ScriptedResponseSource,
+	ScriptedToolCall,
+	ScriptedUsage,
+} from "./scripted-response.js";
