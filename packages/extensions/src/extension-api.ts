@@ -41,14 +41,27 @@ export interface ToolInfo {
 	source: string;
 }
 
+/** What a handler may return; `void` so that handlers declared apart from `on` may return nothing. */
+// biome-ignore lint/suspicious/noConfusingVoidType: see above
+export type HandlerResult<TResult> = TResult | undefined | void;
+
+/**
+ * Handles `tool_call`: return `{ block: true, reason }` to block, mutate `event.input` to change the
+ * arguments, or return nothing to allow. May throw: the call is then blocked with the error's message.
+ */
 export type ToolCallHandler = (
 	event: ToolCallEvent,
 	ctx: ExtensionContext,
-) => ToolCallEventResult | undefined | void | Promise<ToolCallEventResult | undefined | void>;
+) => HandlerResult<ToolCallEventResult> | Promise<HandlerResult<ToolCallEventResult>>;
+/**
+ * Handles `tool_result`: return the fields to rewrite, or nothing. May throw: the error is reported to the
+ * runner's error listeners and the handler is skipped.
+ */
 export type ToolResultHandler = (
 	event: ToolResultEvent,
 	ctx: ExtensionContext,
-) => ToolResultEventResult | undefined | void | Promise<ToolResultEventResult | undefined | void>;
+) => HandlerResult<ToolResultEventResult> | Promise<HandlerResult<ToolResultEventResult>>;
+/** Observes a lifecycle event. May throw: the error is reported and the other observers still run. */
 export type LifecycleHandler<TType extends LifecycleEventType = LifecycleEventType> = (
 	event: LifecycleEvent<TType>,
 	ctx: ExtensionContext,

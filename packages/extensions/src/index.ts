@@ -1,8 +1,11 @@
 // @gantry/extensions public API: ToolDefinition, ToolExposure, ToolAnnotations, ToolNamespace, ToolLoadout,
 // ToolLoadoutChanges, ExtensionToolContext, ExecuteToolOptions, Theme, plainTheme, defineTool,
 // wrapToolDefinition, createToolDefinitionFromAgentTool, ToolContextFactory, event types, ExtensionAPI,
-// ExtensionContext, ExtensionUI, ToolInfo, Extension.
+// ExtensionContext, ExtensionUI, ToolInfo, Extension, ExtensionRunner (+ options, hosts, diagnostics),
+// loadExtensions, LoadedExtension, LoadExtensionsOptions, ExtensionError, ExtensionErrorCode,
+// TOOL_NAME_PATTERN, assertValidToolDefinition, createToolInfo, isToolActiveByDefault.
 
+export { ExtensionError, type ExtensionErrorCode } from "./errors.js";
 export type {
 	ExtensionEventType,
 	LifecycleEvent,
@@ -17,11 +20,24 @@ export type {
 	ExtensionAPI,
 	ExtensionContext,
 	ExtensionUI,
+	HandlerResult,
 	LifecycleHandler,
 	ToolCallHandler,
 	ToolInfo,
 	ToolResultHandler,
 } from "./extension-api.js";
+export { type LoadExtensionsOptions, type LoadedExtension, loadExtensions } from "./loader.js";
+export { ExtensionRunner } from "./runner.js";
+export type {
+	ExtensionActionHost,
+	ExtensionDiagnostic,
+	ExtensionDiagnosticCode,
+	ExtensionErrorListener,
+	ExtensionRunnerOptions,
+	ExtensionToolHost,
+	ToolsChangedEvent,
+	ToolsChangedListener,
+} from "./runner-types.js";
 export { plainTheme, type Theme } from "./theme.js";
 export {
 	defineTool,
@@ -34,4 +50,6 @@ export {
 	type ToolLoadoutChanges,
 	type ToolNamespace,
 } from "./tool-definition.js";
+export { createToolInfo, isToolActiveByDefault } from "./tool-info.js";
+export { assertValidToolDefinition, TOOL_NAME_PATTERN } from "./tool-validation.js";
 export { createToolDefinitionFromAgentTool, type ToolContextFactory, wrapToolDefinition } from "./wrap.js";

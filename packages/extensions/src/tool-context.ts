@@ -1,0 +1,70 @@
+import type { AgentToolCallOutcome } from "@gantry/agent";
+import type { Model } from "@gantry/ai";
+import { errorMessage } from "./errors.js";
+import type { ExtensionToolHost } from "./runner-types.js";
+import type { ExtensionToolContext } from "./tool-definition.js";
+
+/** The message of the outcome `executeTool` resolves to while no session has bound a tool host. */
+export const NESTED_CALLS_UNAVAILABLE =
+	"nested tool calls are not available until a session binds the extension runner";
+
+/** What a tool context reads from its runner, at call time. */
+export interface ToolContextSource {
+	cwd: string;
+	hasUI: boolean;
+	getModel(): Model | undefined;
+	getToolHost(): ExtensionToolHost | undefined;
+}
+
+function failedOutcome(id: string, name: string, args: unknown, text: string): AgentToolCallOutcome {
+	const argumentsRecord =
+		typeof args === "object" && args !== null && !Array.isArray(args) ? (args as Record<string, unknown>) : {};
+	return {
+		toolCall: { type: "toolCall", id, name, arguments: argumentsRecord },
+		result: { content: [{ type: "text", text }], isError: true },
+		isError: true,
+	};
+}
+
+/**
+ * The `ExtensionToolContext` of one call. The host is looked up when a nested call is made, so a context
+ * created before the session bound the runner still reaches the session's tools afterwards.
+ */
+export function createExtensionToolContext(
+	source: ToolContextSource,
+	toolCallId: string,
+	signal?: AbortSignal,
+): ExtensionToolContext {
+	let unboundCalls = 0;
+	const context: ExtensionToolContext = {
+		cwd: source.cwd,
+		hasUI: source.hasUI,
+		get tools() {
+			return source.getToolHost()?.getCallableTools() ?? [];
+		},
+		async executeTool(name, args, options) {
+			const host = source.getToolHost();
+			if (host === undefined) {
+				unboundCalls += 1;
+				return failedOutcome(
+					`${toolCallId}/${unboundCalls}`,
+					name,
+					args,
+					`Tool ${name} was not run: ${NESTED_CALLS_UNAVAILABLE}`,
+				);
+			}
+			try {
+				return await host.executeTool(toolCallId, name, args, {
+					signal: options?.signal ?? signal,
+					onUpdate: options?.onUpdate,
+				});
+			} catch (error) {
+				return failedOutcome(`${toolCallId}/?`, name, args, `Tool ${name} failed: ${errorMessage(error)}`);
+			}
+		},
+	};
+	const model = source.getModel();
+	if (model !== undefined) context.model = model;
+	if (signal !== undefined) context.signal = signal;
+	return context;
+}
