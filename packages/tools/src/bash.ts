@@ -1,0 +1,78 @@
+import type { ToolDefinition } from "@gantry/extensions";
+import type { Static } from "@sinclair/typebox";
+import type { ShellToolDetails } from "./shell/run-shell-command.js";
+import {
+	createLocalShellOperations,
+	type LocalShellOperationsOptions,
+	type ShellOperations,
+} from "./shell/shell-operations.js";
+import { createShellSchema, createShellToolDefinition } from "./shell/shell-tool.js";
+import { DEFAULT_MAX_BYTES, DEFAULT_MAX_LINES, formatSize } from "./truncate.js";
+
+export { BASH_UPDATE_THROTTLE_MS } from "./shell/run-shell-command.js";
+
+export const bashSchema = createShellSchema("Bash command to run (bash -c), e.g. `npm test 2>&1 | tail -50`.");
+
+export type BashToolInput = Static<typeof bashSchema>;
+
+/** `details` of a bash result: exit code, signal, truncation, full-output file, wall time. */
+export type BashToolDetails = ShellToolDetails;
+
+/** All I/O of the bash tool: `exec(command, cwd, { onData, signal, timeout, env })`. */
+export type BashOperations = ShellOperations;
+
+/**
+ * Runs commands locally with `bash -c <command>` (the `bash` on PATH, or `shell`), each in its own
+ * process group so abort and timeout kill the whole tree.
+ */
+export function createLocalBashOperations(
+	options: LocalShellOperationsOptions & {
+		/** The bash executable. Default `"bash"` (looked up on PATH). */
+		shell?: string;
+	} = {},
+): BashOperations {
+	const shell = options.shell ?? "bash";
+	return createLocalShellOperations((command) => ({ file: shell, args: ["-c", command] }), options);
+}
+
+/** The default `BashOperations`: local `bash -c`. */
+export const localBashOperations: BashOperations = createLocalBashOperations();
+
+export interface BashToolOptions {
+	/** Where commands run. Default `localBashOperations`. */
+	operations?: BashOperations;
+	/** Environment variables set on top of the inherited environment for every command. Default none. */
+	env?: Record<string, string>;
+	/** Existing folder for full-output files of truncated output. Default `os.tmpdir()`. */
+	tempDir?: string;
+}
+
+/**
+ * The `bash` tool: runs a command with `bash -c` in `cwd`; stdout and stderr merged in arrival order; the
+ * output's tail within 2000 lines / 50 KiB (the complete output in a temp file when longer); a non-zero
+ * exit returns `isError: true`; abort and timeout throw with the output so far, after killing the tree.
+ */
+export function createBashToolDefinition(
+	cwd: string,
+	options: BashToolOptions = {},
+): ToolDefinition<typeof bashSchema, BashToolDetails> {
+	return createShellToolDefinition({
+		name: "bash",
+		label: "bash",
+		description: `Run a bash command in the working directory (bash -c). stdout and stderr are returned merged, in the order they were written; stdin is closed. Output is cut to its last ${DEFAULT_MAX_LINES} lines or ${formatSize(DEFAULT_MAX_BYTES)}, whichever comes first; the complete output is then saved to a file whose path is given. A non-zero exit code is reported as an error together with the output. Optional timeout in seconds; on timeout the command and every process it started are killed.`,
+		promptSnippet: "bash: run shell commands (build, test, git, search, file operations)",
+		promptGuidelines: [
+			"Use bash for builds, tests, git and other command-line work; prefer the read, edit and write tools for viewing and changing files.",
+			"Give long-running bash commands a timeout, and redirect or filter verbose output (e.g. `| tail -50`).",
+			"bash commands cannot read input: pass non-interactive flags (e.g. `--yes`) instead of waiting for a prompt.",
+		],
+		parameters: bashSchema,
+		prompt: "$",
+		constrainedSampling: { type: "json_schema", strict: "prefer" },
+		cwd,
+		operations: options.operations ?? localBashOperations,
+		env: options.env,
+		tempDir: options.tempDir,
+		filePrefix: "gantry-bash",
+	});
+}

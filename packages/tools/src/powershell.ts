@@ -1,0 +1,80 @@
+import type { ToolDefinition } from "@gantry/extensions";
+import type { Static } from "@sinclair/typebox";
+import { findExecutable } from "./shell/find-executable.js";
+import type { ShellToolDetails } from "./shell/run-shell-command.js";
+import {
+	createLocalShellOperations,
+	type LocalShellOperationsOptions,
+	type ShellOperations,
+} from "./shell/shell-operations.js";
+import { createShellSchema, createShellToolDefinition } from "./shell/shell-tool.js";
+import { DEFAULT_MAX_BYTES, DEFAULT_MAX_LINES, formatSize } from "./truncate.js";
+
+export const powershellSchema = createShellSchema(
+	"PowerShell command to run (pwsh -Command), e.g. `Get-ChildItem -Recurse -Filter *.ts | Select-Object -First 20`.",
+);
+
+export type PowerShellToolInput = Static<typeof powershellSchema>;
+
+/** `details` of a powershell result: exit code, signal, truncation, full-output file, wall time. */
+export type PowerShellToolDetails = ShellToolDetails;
+
+/** All I/O of the powershell tool: `exec(command, cwd, { onData, signal, timeout, env })`. */
+export type PowerShellOperations = ShellOperations;
+
+const POWERSHELL_ARGUMENTS = ["-NoProfile", "-NonInteractive", "-Command"];
+
+/**
+ * Runs commands locally with `pwsh -NoProfile -NonInteractive -Command <command>`, found on PATH (the
+ * `env.PATH` of the call when given) at each call; on Windows without `pwsh`, Windows PowerShell
+ * (`powershell.exe`). Rejects with an installation hint when neither is there.
+ */
+export function createLocalPowerShellOperations(options: LocalShellOperationsOptions = {}): PowerShellOperations {
+	return createLocalShellOperations(async (command, env) => {
+		const file = await findExecutable("pwsh", env?.PATH ?? process.env.PATH);
+		if (file) return { file, args: [...POWERSHELL_ARGUMENTS, command] };
+		if (process.platform === "win32") return { file: "powershell.exe", args: [...POWERSHELL_ARGUMENTS, command] };
+		throw new Error(
+			"PowerShell is not installed: no `pwsh` executable was found on PATH. Install PowerShell 7 (https://aka.ms/powershell) or use the bash tool instead.",
+		);
+	}, options);
+}
+
+/** The default `PowerShellOperations`: local `pwsh`. */
+export const localPowerShellOperations: PowerShellOperations = createLocalPowerShellOperations();
+
+export interface PowerShellToolOptions {
+	/** Where commands run. Default `localPowerShellOperations`. */
+	operations?: PowerShellOperations;
+	/** Environment variables set on top of the inherited environment for every command. Default none. */
+	env?: Record<string, string>;
+	/** Existing folder for full-output files of truncated output. Default `os.tmpdir()`. */
+	tempDir?: string;
+}
+
+/**
+ * The `powershell` tool: bash's machinery (process tree, merged output, truncation, full-output file,
+ * throttled updates, timeout) with `pwsh`. Available on Windows, and elsewhere when `pwsh` is on PATH.
+ */
+export function createPowerShellToolDefinition(
+	cwd: string,
+	options: PowerShellToolOptions = {},
+): ToolDefinition<typeof powershellSchema, PowerShellToolDetails> {
+	return createShellToolDefinition({
+		name: "powershell",
+		label: "PowerShell",
+		description: `Run a PowerShell command in the working directory (pwsh -NoProfile -NonInteractive -Command). All output streams are returned merged, in the order they were written; there is no interactive input. Output is cut to its last ${DEFAULT_MAX_LINES} lines or ${formatSize(DEFAULT_MAX_BYTES)}, whichever comes first; the complete output is then saved to a file whose path is given. A non-zero exit code is reported as an error together with the output. Optional timeout in seconds; on timeout the command and every process it started are killed.`,
+		promptSnippet: "powershell: run PowerShell commands (pwsh)",
+		promptGuidelines: [
+			"Use powershell for Windows-specific or PowerShell-native work; it runs pwsh without a profile and without interactive input.",
+			"Give long-running powershell commands a timeout, and filter verbose output (e.g. `| Select-Object -Last 50`).",
+		],
+		parameters: powershellSchema,
+		prompt: "PS>",
+		cwd,
+		operations: options.operations ?? localPowerShellOperations,
+		env: options.env,
+		tempDir: options.tempDir,
+		filePrefix: "gantry-powershell",
+	});
+}
