@@ -1,0 +1,118 @@
+/**
+ * JavaScript evaluated inside each fresh VM before the script. It evaluates to a setup function that
+ * receives the host functions as arguments (so they never sit on the global object), defines the
+ * script's globals and returns `run(main)`. Intrinsics are captured first, so a script that rewrites
+ * `JSON`, `Promise.prototype.then` or `String` only confuses itself.
+ *
+ * Host protocol: `hostCall(name, argsJson)` returns a promise of a reply; `hostSearch(query, limit)`
+ * and `hostDescribe(name)` return a reply; a reply is JSON `{ ok: true, value } | { ok: false, message }`.
+ * `hostEmit(text)` adds output; `hostDone(text | undefined)` and `hostFail(message, stack, context)`
+ * end the script.
+ */
+export const GUEST_PRELUDE = String.raw`(function (hostCall, hostEmit, hostSearch, hostDescribe, hostDone, hostFail, toolsJson, allToolsJson) {
+	"use strict";
+	const parse = JSON.parse;
+	const stringify = JSON.stringify;
+	const ErrorClass = Error;
+	const toText = String;
+	const freeze = Object.freeze;
+	const defineProperty = Object.defineProperty;
+	const then = Promise.prototype.then;
+	const apply = Reflect.apply;
+
+	function bigintAsText(key, value) {
+		return typeof value === "bigint" ? toText(value) : value;
+	}
+	function format(value) {
+		if (typeof value === "string") return value;
+		if (typeof value === "function") return "[Function: " + (value.name || "anonymous") + "]";
+		if (typeof value !== "object" || value === null) return toText(value);
+		if (value instanceof ErrorClass) return value.stack ? toText(value) + "\n" + value.stack : toText(value);
+		const json = stringify(value, bigintAsText, 2);
+		return json === undefined ? toText(value) : json;
+	}
+	function unwrap(replyJson) {
+		const reply = parse(replyJson);
+		if (reply.ok) return reply.value;
+		throw new ErrorClass(reply.message);
+	}
+	function emitLine(prefix, values) {
+		let line = prefix;
+		for (let index = 0; index < values.length; index++) line += (index > 0 ? " " : "") + format(values[index]);
+		hostEmit(line);
+	}
+
+	const tools = {};
+	const entries = parse(toolsJson);
+	for (let index = 0; index < entries.length; index++) {
+		const name = entries[index].name;
+		const id = entries[index].id;
+		const invoke = async function (args) {
+			const argsJson = stringify(args === undefined ? {} : args, bigintAsText);
+			const reply = parse(await hostCall(name, argsJson));
+			if (reply.ok) return reply.value;
+			const error = new ErrorClass(reply.message);
+			error.tool = name;
+			throw error;
+		};
+		defineProperty(invoke, "name", { value: id });
+		tools[name] = invoke;
+		if (!(id in tools)) tools[id] = invoke;
+	}
+	const allTools = parse(allToolsJson);
+	for (let index = 0; index < allTools.length; index++) freeze(allTools[index]);
+
+	globalThis.tools = freeze(tools);
+	globalThis.ALL_TOOLS = freeze(allTools);
+	globalThis.text = function text(value) {
+		hostEmit(format(value));
+	};
+	globalThis.console = freeze({
+		log(...values) { emitLine("", values); },
+		info(...values) { emitLine("", values); },
+		debug(...values) { emitLine("", values); },
+		warn(...values) { emitLine("[warn] ", values); },
+		error(...values) { emitLine("[error] ", values); },
+	});
+	globalThis.searchTools = function searchTools(query, options) {
+		const limit = options === undefined || options === null ? undefined : options.limit;
+		return unwrap(hostSearch(typeof query === "string" ? query : toText(query), limit));
+	};
+	globalThis.describeTool = function describeTool(name) {
+		return unwrap(hostDescribe(typeof name === "string" ? name : toText(name)));
+	};
+
+	function fail(error, context) {
+		let message = "Uncaught exception that cannot be turned into text";
+		let stack = "";
+		try {
+			if (error instanceof ErrorClass) {
+				message = toText(error);
+				stack = typeof error.stack === "string" ? error.stack : "";
+			} else {
+				message = "Uncaught " + format(error);
+			}
+		} catch (ignored) {}
+		hostFail(toText(message), toText(stack), context);
+	}
+	return function run(main) {
+		const started = (async function () {
+			return main();
+		})();
+		apply(then, started, [
+			function (value) {
+				let output;
+				try {
+					output = value === undefined ? undefined : format(value);
+				} catch (error) {
+					fail(error, "while turning the returned value into text");
+					return;
+				}
+				hostDone(output);
+			},
+			function (error) {
+				fail(error, "");
+			},
+		]);
+	};
+})`;

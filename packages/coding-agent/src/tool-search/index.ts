@@ -1,0 +1,12 @@
+// tool_search: rankTools (BM25), tokenize, createToolSearchToolDefinition and its types.
+export { rankTools, type SearchableTool } from "./bm25.js";
+export { tokenize } from "./tokenize.js";
+export {
+	createToolSearchToolDefinition,
+	DEFAULT_TOOL_SEARCH_LIMIT,
+	type ToolSearchCandidate,
+	type ToolSearchToolDetails,
+	type ToolSearchToolInput,
+	type ToolSearchToolOptions,
+	toolSearchSchema,
+} from "./tool-search-tool.js";
