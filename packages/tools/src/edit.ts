@@ -1,0 +1,196 @@
+import { constants } from "node:fs";
+import { access, readFile } from "node:fs/promises";
+import { defineTool, type ToolDefinition } from "@gantry/extensions";
+import { type Static, Type } from "@sinclair/typebox";
+import { writeFileAtomic } from "./atomic-write.js";
+import { applyChanges, normalizeEdits, planEdits } from "./edit/apply.js";
+import { prepareEditArguments } from "./edit/arguments.js";
+import { unifiedDiff } from "./edit/diff.js";
+import { renderDiffResult, renderErrorResult, resultText } from "./edit/render.js";
+import { decodeTextFile, encodeTextFile, type TextFile } from "./edit/text-file.js";
+import { withFileMutationQueue } from "./mutation-queue.js";
+import { resolveToolPath } from "./paths.js";
+
+const editItemSchema = Type.Object(
+	{
+		oldText: Type.String({
+			description:
+				"Exact text to replace, copied from the file with its whitespace and indentation. Must occur exactly once in the file.",
+		}),
+		newText: Type.String({ description: "The text that takes the place of oldText." }),
+	},
+	{ additionalProperties: false },
+);
+
+export const editSchema = Type.Object(
+	{
+		path: Type.String({
+			description: "File to edit: relative to the working folder, absolute, or starting with ~.",
+		}),
+		edits: Type.Array(editItemSchema, {
+			description:
+				"One or more replacements. Each is matched against the file as it was before this call (not after the other edits), and they must not overlap.",
+		}),
+	},
+	{ additionalProperties: false },
+);
+
+export type EditToolInput = Static<typeof editSchema>;
+
+export const editOutputSchema = Type.Object(
+	{
+		path: Type.String({ description: "Absolute path of the edited file." }),
+		editsApplied: Type.Integer({ description: "How many replacements were made." }),
+		firstChangedLine: Type.Integer({ description: "1-based line of the first change in the new file." }),
+	},
+	{ additionalProperties: false },
+);
+
+/** What the UI gets in `details` of a successful edit. */
+export interface EditToolDetails {
+	/** Unified diff of the change, with `@@ -a,b +c,d @@` line numbers and 3 lines of context. */
+	diff: string;
+	/** 1-based line, in the new file, of the first added or removed line. */
+	firstChangedLine: number;
+}
+
+/** All the file I/O of the edit tool; replace it to edit files somewhere else (a container, a remote host). */
+export interface EditOperations {
+	/**
+	 * Resolves when the file exists and may be read and written. Rejects with an error whose `code`
+	 * is `ENOENT` when it is missing, `EACCES` when it may not be changed.
+	 */
+	access(path: string): Promise<void>;
+	/** The whole file. Rejects with `code` `EISDIR` for a folder, `ENOENT` when missing. */
+	readFile(path: string): Promise<Uint8Array>;
+	/** Replaces the file so that a crash never leaves it half written; keeps its permissions. May reject. */
+	writeFileAtomic(path: string, data: Uint8Array): Promise<void>;
+}
+
+/** The local file system, with writes through `writeFileAtomic` (temporary file + rename). */
+export const localEditOperations: EditOperations = {
+	access: (path) => access(path, constants.R_OK | constants.W_OK),
+	readFile: (path) => readFile(path),
+	writeFileAtomic: (path, data) => writeFileAtomic(path, data),
+};
+
+export interface EditToolOptions {
+	/** Where the file I/O goes. Default `localEditOperations`. */
+	operations?: EditOperations;
+}
+
+function errorCode(error: unknown): string | undefined {
+	return typeof error === "object" && error !== null && "code" in error ? String(error.code) : undefined;
+}
+
+/** Turns a file-system error into a message that says what to do next. */
+function describeFileError(error: unknown, displayPath: string): Error {
+	switch (errorCode(error)) {
+		case "ENOENT":
+		case "ENOTDIR":
+			return new Error(`File not found: ${displayPath}. To create a new file, use the write tool.`);
+		case "EISDIR":
+			return new Error(`${displayPath} is a folder, not a file; give the path of the file to edit.`);
+		case "EACCES":
+		case "EPERM":
+			return new Error(`Permission denied: ${displayPath} cannot be read and written.`);
+		default:
+			return new Error(`Cannot edit ${displayPath}: ${error instanceof Error ? error.message : String(error)}`);
+	}
+}
+
+function throwIfAborted(signal: AbortSignal | undefined): void {
+	if (signal?.aborted) throw new Error("Operation aborted");
+}
+
+function toBuffer(data: Uint8Array): Buffer {
+	return Buffer.isBuffer(data) ? data : Buffer.from(data.buffer, data.byteOffset, data.byteLength);
+}
+
+async function readTextFile(operations: EditOperations, path: string, displayPath: string): Promise<TextFile> {
+	let buffer: Buffer;
+	try {
+		await operations.access(path);
+		buffer = toBuffer(await operations.readFile(path));
+	} catch (error) {
+		throw describeFileError(error, displayPath);
+	}
+	const file = decodeTextFile(buffer);
+	if (file === "binary")
+		throw new Error(`${displayPath} looks like a binary file (${buffer.length} bytes); edit only changes text files.`);
+	if (file === "not-utf8")
+		throw new Error(
+			`${displayPath} is not valid UTF-8 text; edit only changes UTF-8 files (use write to replace it whole).`,
+		);
+	return file;
+}
+
+/**
+ * The `edit` tool: exact text replacements in one file, all matched against the original text, written
+ * atomically and only when every edit applies.
+ */
+export function createEditToolDefinition(
+	cwd: string,
+	options: EditToolOptions = {},
+): ToolDefinition<typeof editSchema, EditToolDetails> {
+	const operations = options.operations ?? localEditOperations;
+	return defineTool({
+		name: "edit",
+		label: "Edit",
+		description:
+			"Edit a file by replacing exact text. Each edit's oldText must occur exactly once in the file (if no exact match exists, trailing whitespace, typographic quotes, Unicode dashes and special spaces are ignored). All edits are matched against the original file and must not overlap; if any fails, nothing is written. Line endings and a byte order mark are kept.",
+		promptSnippet: "edit: replace exact text in a file (several non-overlapping replacements per call)",
+		promptGuidelines: [
+			"Read a file before editing it, and copy oldText exactly from what you read, including indentation.",
+			"Make each oldText unique by including a few surrounding lines; keep it as short as that allows.",
+			"Put all changes to one file in one edit call: every oldText is matched against the file as it was before the call.",
+			"Use write only for new files or complete rewrites; use edit to change part of a file.",
+		],
+		parameters: editSchema,
+		outputSchema: editOutputSchema,
+		constrainedSampling: { type: "json_schema", strict: "prefer" },
+		annotations: { destructiveHint: true },
+		prepareArguments: prepareEditArguments,
+		async execute(_toolCallId, params, signal) {
+			throwIfAborted(signal);
+			const displayPath = params.path;
+			const path = resolveToolPath(cwd, params.path);
+			const edits = normalizeEdits(params.edits ?? []);
+			return withFileMutationQueue(path, async () => {
+				throwIfAborted(signal);
+				const file = await readTextFile(operations, path, displayPath);
+				const plan = planEdits(file, edits, displayPath);
+				const data = encodeTextFile(file, applyChanges(file, plan.changes));
+				const { diff, firstChangedLine } = unifiedDiff(file.lf, plan.changes, { path: displayPath });
+				throwIfAborted(signal);
+				try {
+					await operations.writeFileAtomic(path, data);
+				} catch (error) {
+					throw describeFileError(error, displayPath);
+				}
+				const count = plan.changes.length;
+				const fuzzyNote =
+					plan.fuzzyMatches > 0
+						? ` (${plan.fuzzyMatches} matched only after normalising trailing whitespace, quotes, dashes and spaces)`
+						: "";
+				return {
+					content: [
+						{ type: "text", text: `Applied ${count} edit${count === 1 ? "" : "s"} to ${displayPath}${fuzzyNote}.` },
+					],
+					details: { diff, firstChangedLine },
+					structuredContent: { path, editsApplied: count, firstChangedLine },
+				};
+			});
+		},
+		renderCall(args, theme) {
+			const count = Array.isArray(args?.edits) ? args.edits.length : 0;
+			const suffix = count > 1 ? theme.muted(` (${count} edits)`) : "";
+			return `${theme.bold("edit")} ${theme.accent(String(args?.path ?? ""))}${suffix}`;
+		},
+		renderResult(result, { expanded }, theme) {
+			const text = resultText(result);
+			if (result.isError) return renderErrorResult(text, expanded, theme);
+			return renderDiffResult(text, result.details?.diff ?? "", expanded, theme);
+		},
+	});
+}

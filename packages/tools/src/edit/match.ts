@@ -1,0 +1,47 @@
+import { type LooseText, looseForm, toLooseText } from "./fuzzy-text.js";
+
+/** Where one `oldText` is in the text, or why it cannot be used. Positions are in the searched text. */
+export type MatchResult =
+	| { found: "once"; start: number; end: number; fuzzy: boolean }
+	| { found: "none" }
+	| { found: "many"; count: number; fuzzy: boolean };
+
+function countOccurrences(text: string, needle: string, from: number): number {
+	let count = 0;
+	for (let at = text.indexOf(needle, from); at !== -1; at = text.indexOf(needle, at + 1)) count++;
+	return count;
+}
+
+/**
+ * Finds the unique occurrence of each `oldText` in one text: exactly first (one scan of the text per
+ * needle), and only on a miss in the loose form of both (see fuzzy-text.ts), built once and shared by
+ * every needle that needs it.
+ */
+export class TextMatcher {
+	private loose: LooseText | undefined;
+
+	constructor(private readonly text: string) {}
+
+	match(needle: string): MatchResult {
+		const exact = this.text.indexOf(needle);
+		if (exact !== -1) {
+			const second = this.text.indexOf(needle, exact + 1);
+			if (second === -1) return { found: "once", start: exact, end: exact + needle.length, fuzzy: false };
+			return { found: "many", count: 2 + countOccurrences(this.text, needle, second + 1), fuzzy: false };
+		}
+		return this.matchLoose(needle);
+	}
+
+	private matchLoose(needle: string): MatchResult {
+		const looseNeedle = looseForm(needle);
+		if (looseNeedle.length === 0) return { found: "none" };
+		this.loose ??= toLooseText(this.text);
+		const { text, toSource } = this.loose;
+		const at = text.indexOf(looseNeedle);
+		if (at === -1) return { found: "none" };
+		const second = text.indexOf(looseNeedle, at + 1);
+		if (second !== -1)
+			return { found: "many", count: 2 + countOccurrences(text, looseNeedle, second + 1), fuzzy: true };
+		return { found: "once", start: toSource[at], end: toSource[at + looseNeedle.length], fuzzy: true };
+	}
+}

@@ -1,0 +1,81 @@
+import { isUtf8 } from "node:buffer";
+
+const BOM = "\uFEFF";
+/** How far to look for a NUL byte, the usual sign of a binary file (git looks as far). */
+const BINARY_SNIFF_BYTES = 8000;
+const CARRIAGE_RETURN = 0x0d;
+
+/**
+ * A text file as the edit tool sees it. Edits are matched against `lf`, the text with every CRLF turned
+ * into LF; `toOriginalOffset` maps a position in `lf` back to `original`, so the bytes between edits
+ * are written back exactly as they were (mixed line endings included).
+ */
+export interface TextFile {
+	/** The file started with a UTF-8 byte order mark (kept on write, never part of `original`). */
+	bom: boolean;
+	/** The decoded text after the BOM. */
+	original: string;
+	/** `original` with CRLF turned into LF (the same string when the file has no CR). */
+	lf: string;
+	/** The line ending new lines get: the file's first line ending (LF when it has none). */
+	lineEnding: "\n" | "\r\n";
+	/**
+	 * Positions in `lf` of the LFs whose CR was removed, ascending; empty when `lf === original`.
+	 */
+	removedCarriageReturns: number[];
+}
+
+/** Why a buffer cannot be edited as text. */
+export type TextFileProblem = "binary" | "not-utf8";
+
+/** Decodes a file for editing, or says why it is not an editable text file. */
+export function decodeTextFile(buffer: Buffer): TextFile | TextFileProblem {
+	if (buffer.subarray(0, BINARY_SNIFF_BYTES).includes(0)) return "binary";
+	if (!isUtf8(buffer)) return "not-utf8";
+	let original = buffer.toString("utf8");
+	const bom = original.startsWith(BOM);
+	if (bom) original = original.slice(1);
+	// A byte search is far cheaper than a string scan, and most files have no CR at all.
+	if (buffer.indexOf(CARRIAGE_RETURN) === -1)
+		return { bom, original, lf: original, lineEnding: "\n", removedCarriageReturns: [] };
+
+	const removedCarriageReturns: number[] = [];
+	const pieces: string[] = [];
+	let from = 0;
+	let at = original.indexOf("\r\n");
+	while (at !== -1) {
+		pieces.push(original.slice(from, at));
+		// The LF lands at the current length of the LF text.
+		removedCarriageReturns.push(at - removedCarriageReturns.length);
+		from = at + 1;
+		at = original.indexOf("\r\n", from);
+	}
+	pieces.push(original.slice(from));
+	const firstLineFeed = original.indexOf("\n");
+	const lineEnding = firstLineFeed > 0 && original[firstLineFeed - 1] === "\r" ? "\r\n" : "\n";
+	return { bom, original, lf: pieces.join(""), lineEnding, removedCarriageReturns };
+}
+
+/** Maps a position in `file.lf` to the same position in `file.original`. */
+export function toOriginalOffset(file: TextFile, offset: number): number {
+	const removed = file.removedCarriageReturns;
+	// Count the removed CRs that sat before `offset` (binary search: the list is sorted).
+	let low = 0;
+	let high = removed.length;
+	while (low < high) {
+		const middle = (low + high) >>> 1;
+		if (removed[middle] < offset) low = middle + 1;
+		else high = middle;
+	}
+	return offset + low;
+}
+
+/** Turns the LF line breaks of inserted text into the file's line ending. */
+export function withFileLineEnding(file: TextFile, text: string): string {
+	return file.lineEnding === "\n" ? text : text.replaceAll("\n", "\r\n");
+}
+
+/** Encodes edited text (without BOM) back to the file's bytes. */
+export function encodeTextFile(file: TextFile, text: string): Buffer {
+	return Buffer.from(file.bom ? BOM + text : text, "utf8");
+}
