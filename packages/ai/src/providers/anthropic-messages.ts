@@ -47,6 +47,7 @@ async function run(model: Model, context: Context, options: StreamOptions, build
 		const blocks = new Map<number, number>();
 		let stopReason: string | null = null;
 		for await (const event of response) {
+			if (signal?.aborted) break;
 			if (event.type === "message_start") addTokens(tokens, event.message.usage);
 			else if (event.type === "message_delta") {
 				addTokens(tokens, event.usage);

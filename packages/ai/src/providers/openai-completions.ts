@@ -39,6 +39,7 @@ async function run(model: Model, context: Context, options: StreamOptions, build
 		builder.start();
 		const state = new ChunkState(builder);
 		for await (const chunk of response) {
+			if (signal?.aborted) break;
 			if (chunk.usage) usage = toUsage(chunk.usage);
 			state.apply(chunk);
 		}

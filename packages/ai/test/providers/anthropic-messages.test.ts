@@ -1,0 +1,247 @@
+import { Type } from "@sinclair/typebox";
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import {
+	type AssistantMessage,
+	type Context,
+	createAssistantMessage,
+	getModel,
+	type Model,
+	stream,
+	type ToolResultMessage,
+} from "../../src/index.js";
+import { type ScriptedLlmServer, startScriptedLlmServer } from "../../src/testing/index.js";
+import { at, deltasFor, drain, PIXEL_PNG } from "./helpers.js";
+
+let server: ScriptedLlmServer;
+let model: Model;
+
+beforeEach(async () => {
+	server = await startScriptedLlmServer();
+	model = { ...getModel("anthropic", "claude-haiku-4-5"), baseUrl: server.anthropicBaseUrl };
+});
+afterEach(async () => {
+	await server.close();
+});
+
+const hello: Context = { systemPrompt: "Be brief.", messages: [{ role: "user", content: "Hello?", timestamp: 1 }] };
+const request = (context: Context = hello, options: Parameters<typeof stream>[2] = {}) =>
+	drain(stream(model, context, { apiKey: "ant-test", maxRetries: 0, ...options }));
+
+function toolResult(id: string, content: ToolResultMessage["content"], isError = false): ToolResultMessage {
+	return { role: "toolResult", toolCallId: id, toolName: "screenshot", content, isError, timestamp: 3 };
+}
+
+describe("anthropic-messages provider", () => {
+	it("streams text and sends the system prompt, max_tokens and the key", async () => {
+		server.enqueue({ text: "Hello! How can I help you today?", chunkSize: 6 });
+		const { events, message } = await request();
+		expect(deltasFor(events, "text_delta", 0).length).toBeGreaterThan(3);
+		expect(events.at(-1)).toMatchObject({ type: "done", reason: "stop" });
+		expect(message).toMatchObject({
+			stopReason: "stop",
+			content: [{ type: "text", text: "Hello! How can I help you today?" }],
+			api: "anthropic-messages",
+			provider: "anthropic",
+			model: "claude-haiku-4-5",
+		});
+		const recorded = server.requests[0];
+		expect(recorded.path).toBe("/v1/messages");
+		expect(recorded.headers.authorization).toBe("Bearer ant-test");
+		expect(recorded.body).toMatchObject({
+			model: "claude-haiku-4-5",
+			stream: true,
+			max_tokens: model.maxTokens,
+			system: [{ type: "text", text: "Be brief.", cache_control: { type: "ephemeral" } }],
+			messages: [{ role: "user", content: [{ type: "text", text: "Hello?", cache_control: { type: "ephemeral" } }] }],
+		});
+	});
+
+	it("keeps thinking with its signature, and sends it back on the next turn", async () => {
+		server.enqueue({ thinking: "The user greets me.", thinkingSignature: "sig-abc", text: "Hi!" }, { text: "again" });
+		const { message } = await request(hello, { thinking: { budgetTokens: 2048 } });
+		expect(message.content).toEqual([
+			{ type: "thinking", thinking: "The user greets me.", signature: "sig-abc" },
+			{ type: "text", text: "Hi!" },
+		]);
+		expect(server.requests[0].body).toMatchObject({ thinking: { type: "enabled", budget_tokens: 2048 } });
+		await request({ messages: [...hello.messages, message, { role: "user", content: "More?", timestamp: 3 }] });
+		expect(at(server.requests[1].body, "messages", 1)).toEqual({
+			role: "assistant",
+			content: [
+				{ type: "thinking", thinking: "The user greets me.", signature: "sig-abc" },
+				{ type: "text", text: "Hi!" },
+			],
+		});
+	});
+
+	it("assembles two tool_use blocks from input_json_delta chunks", async () => {
+		server.enqueue({
+			chunkSize: 5,
+			text: "Let me look.",
+			toolCalls: [
+				{ id: "toolu_a", name: "read", arguments: { path: "src/index.ts" } },
+				{ id: "toolu_b", name: "grep", arguments: { pattern: "TODO" } },
+			],
+		});
+		const { events, message } = await request();
+		expect(message.stopReason).toBe("toolUse");
+		expect(message.content).toEqual([
+			{ type: "text", text: "Let me look." },
+			{ type: "toolCall", id: "toolu_a", name: "read", arguments: { path: "src/index.ts" } },
+			{ type: "toolCall", id: "toolu_b", name: "grep", arguments: { pattern: "TODO" } },
+		]);
+		expect(deltasFor(events, "toolcall_delta", 1).length).toBeGreaterThan(2);
+		expect(deltasFor(events, "toolcall_delta", 2).join("")).toBe('{"pattern":"TODO"}');
+	});
+
+	it("reports usage including cache reads and writes", async () => {
+		server.enqueue({ text: "ok", usage: { input: 12, output: 34, cacheRead: 500, cacheWrite: 60 } });
+		const { message } = await request();
+		expect(message.usage).toMatchObject({ input: 12, output: 34, cacheRead: 500, cacheWrite: 60, totalTokens: 606 });
+	});
+
+	it("maps max_tokens to stopReason length", async () => {
+		server.enqueue({ text: "The answer is", finishReason: "max_tokens" });
+		const { events, message } = await request();
+		expect(message.stopReason).toBe("length");
+		expect(events.at(-1)).toMatchObject({ type: "done", reason: "length" });
+	});
+
+	it.each([
+		[500, "Internal server error, please retry"],
+		[429, "Number of request tokens has exceeded your rate limit"],
+	])("ends an HTTP %i with stopReason error and the server's message", async (status, text) => {
+		server.enqueue({ status, message: text });
+		const { message } = await request();
+		expect(message.stopReason).toBe("error");
+		expect(message.errorMessage).toBe(`${status} ${text}`);
+		expect(server.requests).toHaveLength(1);
+	});
+
+	it("ends an in-stream error event with stopReason error and its message, keeping the partial text", async () => {
+		server.enqueue({ text: "Partial answer", streamError: "Overloaded" });
+		const { message } = await request();
+		expect(message).toMatchObject({ stopReason: "error", errorMessage: "Overloaded" });
+		expect(message.content).toEqual([{ type: "text", text: "Partial answer" }]);
+	});
+
+	it("reports malformed input JSON as argumentsError", async () => {
+		server.enqueue({ toolCalls: [{ id: "toolu_bad", name: "write", arguments: '{"path": "a.txt",' }] });
+		const { message } = await request();
+		expect(message.stopReason).toBe("toolUse");
+		expect(message.content[0]).toMatchObject({ type: "toolCall", id: "toolu_bad", arguments: {} });
+		expect(message.content[0].type === "toolCall" && message.content[0].argumentsError).toMatch(/Invalid JSON/);
+	});
+
+	it("ends with stopReason aborted when aborted in the middle of a stream", async () => {
+		const text = "This sentence never finishes because the server stalls.";
+		server.enqueue({ text, chunkSize: 4, stallAfterEvents: 6 });
+		const controller = new AbortController();
+		const events = stream(model, hello, { apiKey: "k", signal: controller.signal, maxRetries: 0 });
+		const types: string[] = [];
+		for await (const event of events) {
+			types.push(event.type);
+			if (event.type === "text_delta") controller.abort();
+		}
+		const message = await events.result();
+		expect(types.at(-1)).toBe("error");
+		expect(message.stopReason).toBe("aborted");
+		const partial = message.content[0];
+		expect(partial.type === "text" && partial.text.length > 0 && text.startsWith(partial.text)).toBe(true);
+	});
+
+	it("ends with a clear message when Anthropic's key is missing", async () => {
+		const saved = process.env.ANTHROPIC_API_KEY;
+		delete process.env.ANTHROPIC_API_KEY;
+		try {
+			const { message } = await drain(stream(getModel("anthropic", "claude-haiku-4-5"), hello));
+			expect(message).toMatchObject({ stopReason: "error", errorMessage: expect.stringMatching(/ANTHROPIC_API_KEY/) });
+		} finally {
+			if (saved !== undefined) process.env.ANTHROPIC_API_KEY = saved;
+		}
+	});
+});
+
+describe("anthropic-messages request", () => {
+	it("merges consecutive tool results into one user message with images and is_error", async () => {
+		server.enqueue({ text: "ok" });
+		const assistant: AssistantMessage = {
+			...createAssistantMessage(model),
+			stopReason: "toolUse",
+			content: [
+				{ type: "toolCall", id: "toolu_1", name: "screenshot", arguments: { page: 1 } },
+				{ type: "toolCall", id: "call.2|x", name: "screenshot", arguments: { page: 2 } },
+			],
+		};
+		const context: Context = {
+			tools: [{ name: "screenshot", description: "Take one", parameters: Type.Object({ page: Type.Integer() }) }],
+			messages: [
+				{ role: "user", content: "Show me.", timestamp: 1 },
+				assistant,
+				toolResult("toolu_1", [
+					{ type: "text", text: "Page 1" },
+					{ type: "image", data: PIXEL_PNG, mimeType: "image/png" },
+				]),
+				toolResult("call.2|x", [{ type: "text", text: "no such page" }], true),
+			],
+		};
+		await request(context);
+		const body = server.requests[0].body;
+		expect(at(body, "tools")).toEqual([
+			{
+				name: "screenshot",
+				description: "Take one",
+				input_schema: { type: "object", properties: { page: { type: "integer" } }, required: ["page"] },
+			},
+		]);
+		expect(at(body, "messages")).toEqual([
+			{ role: "user", content: [{ type: "text", text: "Show me." }] },
+			{
+				role: "assistant",
+				content: [
+					{ type: "tool_use", id: "toolu_1", name: "screenshot", input: { page: 1 } },
+					{ type: "tool_use", id: "call_2_x", name: "screenshot", input: { page: 2 } },
+				],
+			},
+			{
+				role: "user",
+				content: [
+					{
+						type: "tool_result",
+						tool_use_id: "toolu_1",
+						content: [
+							{ type: "text", text: "Page 1" },
+							{ type: "image", source: { type: "base64", media_type: "image/png", data: PIXEL_PNG } },
+						],
+					},
+					{
+						type: "tool_result",
+						tool_use_id: "call_2_x",
+						content: [{ type: "text", text: "no such page" }],
+						is_error: true,
+						cache_control: { type: "ephemeral" },
+					},
+				],
+			},
+		]);
+	});
+
+	it("declares strict tools when the model supports strict mode", async () => {
+		server.enqueue({ text: "ok" });
+		const strictModel: Model = { ...model, compat: { supportsStrictMode: true } };
+		const tools = [
+			{
+				name: "read",
+				description: "Read",
+				parameters: Type.Object({ path: Type.String(), limit: Type.Optional(Type.Integer()) }),
+				constrainedSampling: { type: "json_schema" as const, strict: "prefer" as const },
+			},
+		];
+		await drain(stream(strictModel, { ...hello, tools }, { apiKey: "k", maxRetries: 0 }));
+		expect(at(server.requests[0].body, "tools", 0)).toMatchObject({
+			name: "read",
+			strict: true,
+			input_schema: { required: ["path", "limit"], additionalProperties: false },
+		});
+	});
+});

@@ -1,0 +1,43 @@
+import { createServer } from "node:http";
+import type { AddressInfo } from "node:net";
+import type { AssistantMessage, AssistantMessageEvent, AssistantMessageEventStream } from "../../src/index.js";
+
+/** A 1×1 transparent PNG, base64. */
+export const PIXEL_PNG =
+	"iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNkYPhfDwAChwGA60e6kgAAAABJRU5ErkJggg==";
+
+/** Every event of a stream, and its final message. */
+export async function drain(
+	events: AssistantMessageEventStream,
+): Promise<{ events: AssistantMessageEvent[]; message: AssistantMessage }> {
+	const seen: AssistantMessageEvent[] = [];
+	for await (const event of events) seen.push(event);
+	return { events: seen, message: await events.result() };
+}
+
+/** The deltas of one kind for one content block. */
+export function deltasFor(
+	events: AssistantMessageEvent[],
+	type: AssistantMessageEvent["type"],
+	contentIndex: number,
+): string[] {
+	return events.flatMap((event) =>
+		event.type === type && "delta" in event && event.contentIndex === contentIndex ? [event.delta] : [],
+	);
+}
+
+/** A URL on 127.0.0.1 where nothing listens (a port that was just free). */
+export async function closedPortUrl(): Promise<string> {
+	const server = createServer();
+	await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+	const port = (server.address() as AddressInfo).port;
+	await new Promise<void>((resolve) => server.close(() => resolve()));
+	return `http://127.0.0.1:${port}`;
+}
+
+/** Reads a nested value of a recorded JSON body without `any`. */
+export function at(value: unknown, ...path: (string | number)[]): unknown {
+	let current = value;
+	for (const key of path) current = (current as Record<string | number, unknown> | undefined)?.[key];
+	return current;
+}

@@ -1,0 +1,47 @@
+import { describe, expect, it } from "vitest";
+
+describe("@gantry/ai surface", () => {
+	it("exports exactly these runtime names", async () => {
+		const api = await import("@gantry/ai");
+		expect(Object.keys(api).sort()).toEqual([
+			"EventStream",
+			"GantryAiError",
+			"UnsupportedStrictJsonSchemaError",
+			"addUsage",
+			"complete",
+			"completeUsage",
+			"createAssistantMessage",
+			"createAssistantMessageEventStream",
+			"createFauxModel",
+			"createOpenAICompatibleModel",
+			"emptyUsage",
+			"failedAssistantMessage",
+			"getApiKey",
+			"getApiKeyVariable",
+			"getModel",
+			"getModels",
+			"getProvider",
+			"makeStrictJsonSchema",
+			"parseToolCallArguments",
+			"registerProvider",
+			"stream",
+			"supportsStrictMode",
+			"toPlainJsonSchema",
+			"toolToJsonSchema",
+			"unregisterProvider",
+		]);
+	});
+
+	it("registers the built-in providers on import", async () => {
+		const api = await import("@gantry/ai");
+		for (const name of ["openai-completions", "anthropic-messages", "faux"]) {
+			expect(typeof api.getProvider(name)).toBe("function");
+		}
+		expect(new api.UnsupportedStrictJsonSchemaError("x", "/a")).toBeInstanceOf(Error);
+	});
+
+	it("exports the scripted server at @gantry/ai/testing", async () => {
+		const testing = await import("@gantry/ai/testing");
+		expect(Object.keys(testing).sort()).toEqual(["startScriptedLlmServer"]);
+	});
+});
