@@ -1,9 +1,13 @@
 // @gantry/extensions public API: ToolDefinition, ToolExposure, ToolAnnotations, ToolNamespace, ToolLoadout,
 // ToolLoadoutChanges, ExtensionToolContext, ExecuteToolOptions, Theme, plainTheme, defineTool,
-// wrapToolDefinition, createToolDefinitionFromAgentTool, ToolContextFactory, event types, ExtensionAPI,
-// ExtensionContext, ExtensionUI, ToolInfo, Extension, ExtensionRunner (+ options, hosts, diagnostics),
-// loadExtensions, LoadedExtension, LoadExtensionsOptions, ExtensionError, ExtensionErrorCode,
-// TOOL_NAME_PATTERN, assertValidToolDefinition, createToolInfo, isToolActiveByDefault.
+// wrapToolDefinition, createToolDefinitionFromAgentTool, ToolContextFactory, event types (ToolCallEvent,
+// ToolCallEventResult, ToolResultEvent, ToolResultEventResult, LifecycleEvent, LifecycleEventType,
+// ExtensionEventType), ExtensionAPI, ExtensionContext, ExtensionUI, ToolInfo, Extension, HandlerResult,
+// ToolCallHandler, ToolResultHandler, LifecycleHandler, ExtensionRunner, ExtensionRunnerOptions,
+// ExtensionToolHost, ExtensionActionHost, ExtensionDiagnostic, ExtensionDiagnosticCode, ExtensionErrorListener,
+// ToolsChangedEvent, ToolsChangedListener, loadExtensions, LoadedExtension, LoadExtensionsOptions,
+// ExtensionError, ExtensionErrorCode, TOOL_NAME_PATTERN, assertValidToolDefinition, createToolInfo,
+// isToolActiveByDefault.
 
 export { ExtensionError, type ExtensionErrorCode } from "./errors.js";
 export type {

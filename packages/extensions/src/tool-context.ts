@@ -35,7 +35,8 @@ export function createExtensionToolContext(
 	toolCallId: string,
 	signal?: AbortSignal,
 ): ExtensionToolContext {
-	let unboundCalls = 0;
+	// Ids for outcomes made here (the host numbers the calls it runs).
+	let localCalls = 0;
 	const context: ExtensionToolContext = {
 		cwd: source.cwd,
 		hasUI: source.hasUI,
@@ -45,9 +46,9 @@ export function createExtensionToolContext(
 		async executeTool(name, args, options) {
 			const host = source.getToolHost();
 			if (host === undefined) {
-				unboundCalls += 1;
+				localCalls += 1;
 				return failedOutcome(
-					`${toolCallId}/${unboundCalls}`,
+					`${toolCallId}/${localCalls}`,
 					name,
 					args,
 					`Tool ${name} was not run: ${NESTED_CALLS_UNAVAILABLE}`,
@@ -59,7 +60,8 @@ export function createExtensionToolContext(
 					onUpdate: options?.onUpdate,
 				});
 			} catch (error) {
-				return failedOutcome(`${toolCallId}/?`, name, args, `Tool ${name} failed: ${errorMessage(error)}`);
+				localCalls += 1;
+				return failedOutcome(`${toolCallId}/${localCalls}`, name, args, `Tool ${name} failed: ${errorMessage(error)}`);
 			}
 		},
 	};
