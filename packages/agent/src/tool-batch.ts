@@ -1,5 +1,4 @@
 import type { ToolResultMessage } from "@gantry/ai";
-import { errorText } from "./errors.js";
 import {
 	ABORTED_TEXT,
 	errorOutcome,
@@ -77,7 +76,13 @@ async function executeSequentially(
 		} else {
 			let preparation = prepareToolCall(toolCall, environment);
 			if (preparation instanceof Promise) preparation = await preparation;
-			outcome = isPrepared(preparation) ? await runPrepared(preparation, environment, emit) : preparation;
+			if (isPrepared(preparation)) {
+				const executed = await executePreparedToolCall(preparation, environment.signal, updateSink(toolCall, emit));
+				const finalized = finalizeToolCall(executed, environment);
+				outcome = finalized instanceof Promise ? await finalized : finalized;
+			} else {
+				outcome = preparation;
+			}
 		}
 		pending = emit(endEvent(outcome));
 		if (pending !== undefined) await pending;
@@ -144,24 +149,12 @@ async function runAndReport(
 	environment: ToolCallEnvironment,
 	emit: AgentEventSink,
 ): Promise<void> {
-	const outcome = await runPrepared(call, environment, emit);
+	const executed = await executePreparedToolCall(call, environment.signal, updateSink(call.toolCall, emit));
+	let outcome = finalizeToolCall(executed, environment);
+	if (outcome instanceof Promise) outcome = await outcome;
 	outcomes[index] = outcome;
 	const pending = emit(endEvent(outcome));
 	if (pending !== undefined) await pending;
-}
-
-async function runPrepared(
-	call: PreparedToolCall,
-	environment: ToolCallEnvironment,
-	emit: AgentEventSink,
-): Promise<AgentToolCallOutcome> {
-	try {
-		const executed = await executePreparedToolCall(call, environment.signal, updateSink(call.toolCall, emit));
-		const outcome = finalizeToolCall(executed, environment);
-		return outcome instanceof Promise ? await outcome : outcome;
-	} catch (error) {
-		return errorOutcome(call.toolCall, errorText(error));
-	}
 }
 
 function updateSink(toolCall: AgentToolCall, emit: AgentEventSink): ToolUpdateSink {

@@ -1,21 +1,30 @@
 import { Ajv, type ErrorObject, type ValidateFunction } from "ajv";
 import type { AgentTool, AgentToolCall } from "./types.js";
 
-// One instance for the whole process: compiling is the expensive part, so validators are cached per
-// schema object and never rebuilt for a call. `coerceTypes` repairs obvious mismatches ("42" for a
-// number); `useDefaults` fills schema defaults into the arguments the tool receives.
-const ajv = new Ajv({ coerceTypes: true, allErrors: true, useDefaults: true, strict: false });
-const validators = new WeakMap<object, ValidateFunction>();
+// Two process-wide instances, each validator compiled once per schema object and cached. Arguments are
+// first checked exactly as sent: Ajv's `coerceTypes` rewrites values while it tries `anyOf` branches, so
+// a valid `null` or a valid string could be coerced into the first branch's type ("" or a number). Only
+// arguments that fail the exact check go through the coercing instance ("42" for a number). Both fill
+// schema defaults into the arguments the tool receives.
+const exactAjv = new Ajv({ allErrors: false, useDefaults: true, strict: false });
+const coercingAjv = new Ajv({ coerceTypes: true, allErrors: true, useDefaults: true, strict: false });
+
+interface Validators {
+	exact: ValidateFunction;
+	coercing?: ValidateFunction;
+}
+
+const validators = new WeakMap<object, Validators>();
 
 type SchemaObject = Record<string, unknown>;
 
-function validatorFor(schema: object): ValidateFunction {
-	let validator = validators.get(schema);
-	if (validator === undefined) {
-		validator = ajv.compile(schema);
-		validators.set(schema, validator);
+function validatorsFor(schema: object): Validators {
+	let entry = validators.get(schema);
+	if (entry === undefined) {
+		entry = { exact: exactAjv.compile(schema) };
+		validators.set(schema, entry);
 	}
-	return validator;
+	return entry;
 }
 
 /**
@@ -40,11 +49,18 @@ export function validateArguments(tool: AgentTool, value: unknown, toolCall: Age
 	if (toolCall.argumentsError !== undefined) {
 		throw new Error(validationText(tool.name, [`  - root: ${toolCall.argumentsError}`], toolCall.arguments));
 	}
-	const schema = tool.parameters as object;
-	const validator = validatorFor(schema);
-	const candidate = copyWithoutOptionalNulls(schema as SchemaObject, value);
-	if (validator(candidate)) return candidate;
-	const lines = (validator.errors ?? []).map((error) => `  - ${errorPath(error)}: ${error.message ?? "is invalid"}`);
+	const schema = tool.parameters as SchemaObject;
+	const entry = validatorsFor(schema);
+	const candidate = copyWithoutOptionalNulls(schema, value);
+	if (entry.exact(candidate)) return candidate;
+	entry.coercing ??= coercingAjv.compile(schema);
+	const coerced = copyWithoutOptionalNulls(schema, value);
+	if (entry.coercing(coerced)) {
+		restoreAllowedNulls(schema, value, coerced);
+		return coerced;
+	}
+	const errors = entry.coercing.errors ?? [];
+	const lines = errors.map((error) => `  - ${errorPath(error)}: ${error.message ?? "is invalid"}`);
 	throw new Error(validationText(tool.name, lines, toolCall.arguments));
 }
 
@@ -100,6 +116,32 @@ function copyWithoutOptionalNulls(schema: SchemaObject | undefined, value: unkno
 		}
 	}
 	return copy;
+}
+
+/** Puts back each `null` that its schema accepts but coercion inside an `anyOf` replaced ("" or 0). */
+function restoreAllowedNulls(schema: SchemaObject | undefined, original: unknown, coerced: unknown): void {
+	if (typeof original !== "object" || original === null || typeof coerced !== "object" || coerced === null) return;
+	if (Array.isArray(original)) {
+		const items = schema !== undefined && isSchema(schema.items) ? schema.items : undefined;
+		if (!Array.isArray(coerced)) return;
+		for (let index = 0; index < original.length; index++) {
+			if (original[index] === null && items !== undefined && allowsNull(items)) coerced[index] = null;
+			else restoreAllowedNulls(items, original[index], coerced[index]);
+		}
+		return;
+	}
+	const properties = schema !== undefined && isSchema(schema.properties) ? schema.properties : undefined;
+	const target = coerced as Record<string, unknown>;
+	for (const key in original) {
+		const item = (original as Record<string, unknown>)[key];
+		const itemSchema = properties?.[key];
+		if (!isSchema(itemSchema) || !(key in target)) continue;
+		if (item === null) {
+			if (allowsNull(itemSchema)) target[key] = null;
+		} else {
+			restoreAllowedNulls(itemSchema, item, target[key]);
+		}
+	}
 }
 
 function isSchema(value: unknown): value is SchemaObject {
