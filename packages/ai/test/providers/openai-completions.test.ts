@@ -100,6 +100,14 @@ describe("openai-completions provider", () => {
 		expect(server.requests).toHaveLength(1);
 	});
 
+	it("ends an error sent inside the stream with stopReason error and its message", async () => {
+		server.enqueue({ text: "Partial answer", streamError: "The server had an error while processing your request" });
+		const { message } = await request();
+		expect(message.stopReason).toBe("error");
+		expect(message.errorMessage).toContain("The server had an error while processing your request");
+		expect(message.content).toEqual([{ type: "text", text: "Partial answer" }]);
+	});
+
 	it("retries a 429 when maxRetries allows it", async () => {
 		server.enqueue({ status: 429, message: "slow down", headers: { "retry-after-ms": "1" } }, { text: "second try" });
 		const { message } = await request(hello, { maxRetries: 1 });

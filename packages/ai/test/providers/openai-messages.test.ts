@@ -172,6 +172,14 @@ describe("openai-completions request", () => {
 		expect(server.requests[0].body).toMatchObject({ max_tokens: 99, temperature: 0.2 });
 		expect(server.requests[0].headers).toMatchObject({ "x-trace": "abc", authorization: "Bearer sk-local" });
 	});
+
+	it("sends max_completion_tokens to OpenAI itself, whose reasoning models reject max_tokens", async () => {
+		server.enqueue({ text: "ok" });
+		const openai = createOpenAICompatibleModel({ baseUrl: server.openaiBaseUrl, id: "o4-mini", provider: "openai" });
+		await drain(stream(openai, hello, { maxTokens: 50, apiKey: "sk", maxRetries: 0 }));
+		expect(server.requests[0].body.max_completion_tokens).toBe(50);
+		expect(server.requests[0].body).not.toHaveProperty("max_tokens");
+	});
 });
 
 function orphanCall(): AssistantMessage {
