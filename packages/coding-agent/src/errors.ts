@@ -1,0 +1,12 @@
+/** Codes of the programmer and configuration errors `@gantry/coding-agent` throws. */
+export type CodingAgentErrorCode = "invalid_option" | "invalid_transcript" | "session_disposed" | "busy";
+
+/** A programmer or configuration error of `@gantry/coding-agent` (tool and model failures are never thrown). */
+export class CodingAgentError extends Error {
+	readonly code: CodingAgentErrorCode;
+	constructor(code: CodingAgentErrorCode, message: string, options?: { cause?: unknown }) {
+		super(message, options);
+		this.name = "CodingAgentError";
+		this.code = code;
+	}
+}

@@ -1,0 +1,45 @@
+// @gantry/coding-agent public API: createAgentSession, AgentSession, AgentSessionOptions, AgentSessionEvent,
+// AgentSessionListener, SessionDiagnosticListener, createPermissionPolicy, classifyTool, PermissionPolicyOptions,
+// PermissionClass, buildSystemPrompt, Transcript, loadTranscript, transcript entry types, NestedToolCallRunner,
+// NESTED_CALL_LIMITS, ToolRegistry, compileNamePatterns, createCodemodeToolDefinition, runCodemodeScript,
+// createToolSearchToolDefinition, rankTools, CodingAgentError, CodingAgentErrorCode.
+export {
+	type CodemodeToolDetails,
+	type CodemodeToolHost,
+	type CodemodeToolOptions,
+	createCodemodeToolDefinition,
+	DEFAULT_CODEMODE_MAX_OUTPUT_TOKENS,
+	DEFAULT_CODEMODE_MEMORY_LIMIT_BYTES,
+	DEFAULT_CODEMODE_TIMEOUT_MS,
+	runCodemodeScript,
+} from "./codemode/index.js";
+export { CodingAgentError, type CodingAgentErrorCode } from "./errors.js";
+export {
+	classifyTool,
+	createPermissionPolicy,
+	type PermissionClass,
+	type PermissionPolicyOptions,
+} from "./permissions/permission-policy.js";
+export {
+	AgentSession,
+	type AgentSessionEvent,
+	type AgentSessionListener,
+	type SessionDiagnosticListener,
+} from "./session/agent-session.js";
+export { createAgentSession } from "./session/create-session.js";
+export { compileNamePatterns } from "./session/name-patterns.js";
+export { NestedToolCallRunner } from "./session/nested-calls.js";
+export { NESTED_CALL_LIMITS } from "./session/nested-records.js";
+export type { AgentSessionOptions } from "./session/session-options.js";
+export { buildSystemPrompt, type SystemPromptInput } from "./session/system-prompt.js";
+export { ToolRegistry } from "./session/tool-registry.js";
+export {
+	type LoadedTranscript,
+	loadTranscript,
+	Transcript,
+	type TranscriptEntry,
+	type TranscriptHeader,
+	type TranscriptMessageEntry,
+	type TranscriptToolsEntry,
+} from "./session/transcript.js";
+export { createToolSearchToolDefinition, rankTools } from "./tool-search/index.js";

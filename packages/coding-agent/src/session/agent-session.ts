@@ -1,0 +1,307 @@
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { Agent, type AgentEvent, type AgentMessage, type AgentTool } from "@gantry/agent";
+import { type AssistantMessage, addUsage, createAssistantMessage, emptyUsage, type Model, type Tool } from "@gantry/ai";
+import { type ExtensionRunner, type ToolDefinition, type ToolInfo, wrapToolDefinition } from "@gantry/extensions";
+import { createToolHooks } from "./hook-bridge.js";
+import { applyToolLoadout } from "./loadout.js";
+import { createToolFilter } from "./name-patterns.js";
+import { NestedToolCallRunner } from "./nested-calls.js";
+import type { AgentSessionOptions } from "./session-options.js";
+import { createBuiltinToolSources } from "./session-tools.js";
+import { buildSystemPrompt } from "./system-prompt.js";
+import { ToolRegistry, type ToolSource } from "./tool-registry.js";
+import type { LoadedTranscript, Transcript } from "./transcript.js";
+
+/** Session events are the agent's events, plus nested calls' `tool_execution_*` (with `parentToolCallId`). */
+export type AgentSessionEvent = AgentEvent;
+export type AgentSessionListener = (event: AgentSessionEvent) => void | Promise<void>;
+
+/** Reports problems the session recovered from (a throwing `prepareLoadout`, a failing listener). */
+export type SessionDiagnosticListener = (message: string, error?: unknown) => void;
+
+/**
+ * A coding-agent session: the tool registry and loadout, permissions and result hooks (through the
+ * extension runner), nested calls, the system prompt and the transcript, around one `Agent`.
+ * Create it with `createAgentSession`.
+ */
+export class AgentSession {
+	readonly agent: Agent;
+	readonly runner: ExtensionRunner;
+	/** The session's temp folder (spill files, codemode output); removed by `dispose()`. */
+	readonly tempDir: string;
+	readonly #options: AgentSessionOptions;
+	readonly #registry = new ToolRegistry();
+	readonly #nested: NestedToolCallRunner;
+	readonly #transcript: Transcript | undefined;
+	readonly #listeners: AgentSessionListener[] = [];
+	readonly #diagnosticListeners: SessionDiagnosticListener[] = [];
+	readonly #namedInAllowlist: ReadonlySet<string>;
+	readonly #isAllowed: (name: string) => boolean;
+	#declared: AgentTool[] = [];
+	#persistedActive: string[];
+	#nestedDelivery: Promise<void> = Promise.resolve();
+	#ranOnce = false;
+	#disposed = false;
+
+	/** @internal Use `createAgentSession`. */
+	constructor(
+		options: AgentSessionOptions,
+		runner: ExtensionRunner,
+		transcript: { transcript: Transcript; loaded?: LoadedTranscript } | undefined,
+	) {
+		this.#options = options;
+		this.runner = runner;
+		this.tempDir = mkdtempSync(join(tmpdir(), "gantry-session-"));
+		this.#transcript = transcript?.transcript;
+		this.#namedInAllowlist = new Set((options.tools ?? []).filter((name) => !name.includes("*")));
+		this.#isAllowed = createToolFilter(options.tools, options.excludeTools);
+		const hookOptions = {
+			runner,
+			getModel: () => this.agent.state.model,
+			autoResizeImages: options.images?.autoResize ?? true,
+		};
+		const hooks = createToolHooks(hookOptions);
+		this.agent = new Agent({
+			initialState: {
+				model: options.model,
+				messages: transcript?.loaded?.messages ?? options.initialMessages ?? [],
+			},
+			toolExecution: options.toolExecution,
+			beforeToolCall: hooks.beforeToolCall,
+			afterToolCall: hooks.afterToolCall,
+			streamFn: options.streamFn,
+			apiKey: options.apiKey,
+			onListenerError: (error) => this.#report("a session listener failed", error),
+		});
+		this.#nested = new NestedToolCallRunner({
+			getCallableTools: () => this.#callableTools(),
+			getToolExecution: () => options.toolExecution ?? "parallel",
+			createHooks: (parentToolCallId) => createToolHooks(hookOptions, parentToolCallId),
+			getContext: () => ({
+				systemPrompt: this.agent.state.systemPrompt,
+				messages: this.agent.state.messages,
+				tools: this.agent.state.tools,
+			}),
+			getAssistantMessage: () => this.#lastAssistantMessage(),
+			emit: (event) => this.#deliverNested(event),
+		});
+		this.agent.subscribe((event) => this.#onAgentEvent(event));
+		runner.setToolHost({
+			getCallableTools: () => this.#callableTools(),
+			executeTool: (callerId, name, args, executeOptions) => this.#nested.execute(callerId, name, args, executeOptions),
+		});
+		runner.setActionHost({
+			getActiveTools: () => this.getActiveToolNames(),
+			getAllTools: () => this.getAllTools(),
+			setActiveTools: (names) => this.setActiveToolsByName(names),
+			refreshTools: () => this.refreshTools(),
+			getModel: () => this.agent.state.model,
+			abort: () => this.abort(),
+		});
+		runner.onToolsChanged(() => this.refreshTools());
+		runner.onError((diagnostic) => this.#report(diagnostic.message, diagnostic.error));
+
+		const restoredActive = transcript?.loaded?.activeToolNames;
+		this.#persistedActive = restoredActive ? [...restoredActive] : [];
+		this.#rebuild();
+		if (restoredActive) this.#registry.restoreActive(restoredActive);
+		this.#applyLoadout();
+	}
+
+	get messages(): AgentMessage[] {
+		return this.agent.state.messages;
+	}
+
+	get systemPrompt(): string {
+		return this.agent.state.systemPrompt;
+	}
+
+	get model(): Model {
+		return this.agent.state.model;
+	}
+
+	/** The transcript file, when the session has one. */
+	get sessionFile(): string | undefined {
+		return this.#transcript?.path;
+	}
+
+	/** Runs the agent on a prompt until it stops. Model and tool failures do not reject. */
+	async prompt(text: string): Promise<void> {
+		if (!this.#ranOnce) {
+			this.#ranOnce = true;
+			if (this.#registry.dropPending().length > 0) this.#applyLoadout();
+		}
+		await this.agent.prompt(text);
+	}
+
+	abort(): void {
+		this.agent.abort();
+	}
+
+	/** Receives every agent event and nested calls' execution events; returns the remover. */
+	subscribe(listener: AgentSessionListener): () => void {
+		this.#listeners.push(listener);
+		return () => {
+			const index = this.#listeners.indexOf(listener);
+			if (index !== -1) this.#listeners.splice(index, 1);
+		};
+	}
+
+	/** Receives problems the session recovered from; returns the remover. */
+	onDiagnostic(listener: SessionDiagnosticListener): () => void {
+		this.#diagnosticListeners.push(listener);
+		return () => {
+			const index = this.#diagnosticListeners.indexOf(listener);
+			if (index !== -1) this.#diagnosticListeners.splice(index, 1);
+		};
+	}
+
+	/** Declared tools, in their stable order (hidden declarations included: they stay active). */
+	getActiveToolNames(): string[] {
+		return this.#registry.activeNames();
+	}
+
+	/** Codemode and deferred tools plus active direct tools; never model-only or hidden ones. */
+	getCallableToolNames(): string[] {
+		return this.#registry.callableEntries().map((entry) => entry.definition.name);
+	}
+
+	getAllTools(): ToolInfo[] {
+		return this.#registry.registered().map((entry) => this.#registry.info(entry));
+	}
+
+	/** Replaces the active set (unknown and hidden names ignored); applies from the next model request. */
+	setActiveToolsByName(names: string[]): void {
+		this.#registry.setActive(names);
+		this.#applyLoadout();
+	}
+
+	/** Rebuilds the registry from builtins, extension tools and custom tools, then the loadout. */
+	refreshTools(): void {
+		this.#rebuild();
+		this.#applyLoadout();
+	}
+
+	/** The definition behind a registered tool (renderers, annotations, exposure), or undefined. */
+	getToolDefinition(name: string): ToolDefinition | undefined {
+		return this.#registry.get(name)?.definition;
+	}
+
+	/** Exactly what the next model request declares, in order. */
+	getDeclaredTools(): Tool[] {
+		return this.#declared.map((tool) => {
+			const declared: Tool = { name: tool.name, description: tool.description, parameters: tool.parameters };
+			if (tool.constrainedSampling !== undefined) declared.constrainedSampling = tool.constrainedSampling;
+			return declared;
+		});
+	}
+
+	/** Waits for the current run, then removes the temp folder. The session is unusable afterwards. */
+	async dispose(): Promise<void> {
+		if (this.#disposed) return;
+		this.#disposed = true;
+		this.agent.abort();
+		await this.agent.waitForIdle();
+		this.runner.setToolHost(undefined);
+		this.runner.setActionHost(undefined);
+		rmSync(this.tempDir, { recursive: true, force: true });
+	}
+
+	#rebuild(): void {
+		const sources: ToolSource[] = [
+			...createBuiltinToolSources({
+				options: this.#options,
+				tempDir: this.tempDir,
+				registry: this.#registry,
+				getModel: () => this.agent.state.model,
+				activate: (names) => {
+					this.#registry.activate(names);
+					this.#applyLoadout();
+				},
+			}),
+			...this.runner
+				.getAllRegisteredTools()
+				.map((definition) => ({ definition, source: this.runner.getToolSource(definition.name) ?? "extension" })),
+			...(this.#options.customTools ?? []).map((definition) => ({ definition, source: "sdk" })),
+		];
+		this.#registry.rebuild(sources, {
+			isAllowed: this.#isAllowed,
+			namedInAllowlist: this.#namedInAllowlist,
+			wrap: (definition) =>
+				wrapToolDefinition(definition, (toolCallId, signal) => this.runner.createToolContext(toolCallId, signal)),
+		});
+	}
+
+	#applyLoadout(): void {
+		const loadout = applyToolLoadout(this.#registry, (error, tool) =>
+			this.#report(`prepareLoadout of ${tool} failed; its changes were ignored`, error),
+		);
+		this.#declared = loadout.declared;
+		this.agent.state.tools = loadout.declared;
+		this.agent.state.systemPrompt = buildSystemPrompt({
+			cwd: this.#options.cwd,
+			declared: loadout.declaredDefinitions,
+			basePrompt: this.#options.systemPrompt,
+			appendix: this.#options.appendSystemPrompt,
+		});
+		const active = this.#registry.activeNames();
+		this.#transcript?.appendToolChange(this.#persistedActive, active);
+		this.#persistedActive = active;
+	}
+
+	#callableTools(): AgentTool[] {
+		return this.#registry.callableEntries().map((entry) => entry.tool);
+	}
+
+	#lastAssistantMessage(): AssistantMessage {
+		const messages = this.agent.state.messages;
+		for (let index = messages.length - 1; index >= 0; index--) {
+			const message = messages[index] as AgentMessage & { role?: string };
+			if (message.role === "assistant") return message as AssistantMessage;
+		}
+		const streaming = this.agent.state.streamMessage;
+		return streaming ?? createAssistantMessage(this.agent.state.model);
+	}
+
+	async #onAgentEvent(event: AgentEvent): Promise<void> {
+		if (event.type === "message_start" && isToolResult(event.message)) {
+			const book = this.#nested.takeRecords(event.message.toolCallId);
+			if (book && book.calls.length > 0) event.message.nestedCalls = book.toNestedToolCalls();
+			if (book?.usage) event.message.usage = addUsage(event.message.usage ?? emptyUsage(), book.usage);
+		}
+		if (event.type === "message_end") this.#transcript?.appendMessage(event.message);
+		await this.#broadcast(event);
+	}
+
+	#deliverNested(event: AgentEvent): Promise<void> {
+		this.#nestedDelivery = this.#nestedDelivery.then(() => this.#broadcast(event));
+		return this.#nestedDelivery;
+	}
+
+	async #broadcast(event: AgentEvent): Promise<void> {
+		await this.runner.emit(event);
+		for (const listener of this.#listeners.slice()) {
+			try {
+				await listener(event);
+			} catch (error) {
+				this.#report(`a session listener failed on ${event.type}`, error);
+			}
+		}
+	}
+
+	#report(message: string, error?: unknown): void {
+		for (const listener of this.#diagnosticListeners) {
+			try {
+				listener(message, error);
+			} catch {
+				// A diagnostic listener that throws has nobody left to tell.
+			}
+		}
+	}
+}
+
+function isToolResult(message: AgentMessage): message is Extract<AgentMessage, { role: "toolResult" }> {
+	return (message as { role?: string }).role === "toolResult";
+}

@@ -1,0 +1,96 @@
+import type { AfterToolCallHook, AfterToolCallResult, AgentToolResult, BeforeToolCallHook } from "@gantry/agent";
+import type { ImageContent, Model, TextContent } from "@gantry/ai";
+import type { ExtensionRunner, ToolResultEventResult } from "@gantry/extensions";
+import { normalizeImages } from "./image-normalizer.js";
+
+export interface HookBridgeOptions {
+	runner: ExtensionRunner;
+	getModel(): Model | undefined;
+	/** Resize images of results to the model's limits after the result hooks. Default true. */
+	autoResizeImages: boolean;
+}
+
+/**
+ * Connects the agent's hooks to the extension events: `beforeToolCall` → `tool_call` (block, mutate
+ * input, terminate; a throwing handler blocks), `afterToolCall` → the `tool_result` chain, then image
+ * normalisation of the final content, so images added by extensions are normalised too.
+ */
+export function createToolHooks(
+	options: HookBridgeOptions,
+	parentToolCallId?: string,
+): { beforeToolCall: BeforeToolCallHook; afterToolCall: AfterToolCallHook } {
+	const { runner } = options;
+	const parent = parentToolCallId === undefined ? {} : { parentToolCallId };
+
+	const beforeToolCall: BeforeToolCallHook = async ({ toolCall, args }) => {
+		if (!runner.hasHandlers("tool_call")) return undefined;
+		const input = (typeof args === "object" && args !== null ? args : {}) as Record<string, unknown>;
+		const result = await runner.emitToolCall({
+			type: "tool_call",
+			toolCallId: toolCall.id,
+			...parent,
+			toolName: toolCall.name,
+			input,
+		});
+		if (!result?.block) return undefined;
+		return { block: true, reason: result.reason, terminate: result.terminate === true };
+	};
+
+	const afterToolCall: AfterToolCallHook = async ({ toolCall, args, result, isError }) => {
+		let current: AgentToolResult & { isError: boolean } = { ...result, isError };
+		let changed = false;
+		if (runner.hasHandlers("tool_result")) {
+			const overrides = await runner.emitToolResult({
+				type: "tool_result",
+				toolCallId: toolCall.id,
+				...parent,
+				toolName: toolCall.name,
+				input: (typeof args === "object" && args !== null ? args : {}) as Record<string, unknown>,
+				content: result.content,
+				structuredContent: result.structuredContent,
+				details: result.details,
+				isError,
+				usage: result.usage,
+			});
+			if (overrides) {
+				current = applyOverrides(current, overrides);
+				changed = true;
+			}
+		}
+		if (options.autoResizeImages) {
+			const content = await normalizeImages(current.content, options.getModel());
+			if (content !== current.content) {
+				current = { ...current, content };
+				changed = true;
+			}
+		}
+		if (!changed) return undefined;
+		const final: AfterToolCallResult = {
+			content: current.content as (TextContent | ImageContent)[],
+			details: current.details,
+			isError: current.isError,
+		};
+		// Returning content without structuredContent drops it; keep what survived the hooks.
+		if (current.structuredContent !== undefined) final.structuredContent = current.structuredContent;
+		if (current.usage !== undefined) final.usage = current.usage;
+		return final;
+	};
+
+	return { beforeToolCall, afterToolCall };
+}
+
+function applyOverrides(
+	current: AgentToolResult & { isError: boolean },
+	overrides: ToolResultEventResult,
+): AgentToolResult & { isError: boolean } {
+	const next = { ...current };
+	if (overrides.content !== undefined) {
+		next.content = overrides.content;
+		if (overrides.structuredContent === undefined) next.structuredContent = undefined;
+	}
+	if (overrides.structuredContent !== undefined) next.structuredContent = overrides.structuredContent;
+	if ("details" in overrides) next.details = overrides.details;
+	if (overrides.isError !== undefined) next.isError = overrides.isError;
+	if (overrides.usage !== undefined) next.usage = overrides.usage;
+	return next;
+}

@@ -1,0 +1,134 @@
+import {
+	type AfterToolCallHook,
+	type AgentContext,
+	type AgentEvent,
+	type AgentTool,
+	type AgentToolCall,
+	type AgentToolCallOutcome,
+	type BeforeToolCallHook,
+	runToolCall,
+} from "@gantry/agent";
+import type { AssistantMessage } from "@gantry/ai";
+import type { ExecuteToolOptions } from "@gantry/extensions";
+import { ExclusiveLock } from "./exclusive-lock.js";
+import { NestedCallBook } from "./nested-records.js";
+
+/** What the nested-call runner needs from its session. */
+export interface NestedCallEnvironment {
+	/** The tools `ctx.executeTool` may reach, read at call time. */
+	getCallableTools(): readonly AgentTool[];
+	/** The session's batch mode: `"sequential"` makes every nested call exclusive. */
+	getToolExecution(): "parallel" | "sequential";
+	/** The session's hooks for a call whose parent is `parentToolCallId`. */
+	createHooks(parentToolCallId: string): { beforeToolCall?: BeforeToolCallHook; afterToolCall?: AfterToolCallHook };
+	/** The conversation, handed to the hooks. */
+	getContext(): AgentContext;
+	/** The assistant message of the model-issued call at the root of a chain, handed to the hooks. */
+	getAssistantMessage(): AssistantMessage;
+	/** Delivers `tool_execution_*` events of nested calls (with `parentToolCallId`). */
+	emit(event: AgentEvent): void | Promise<void>;
+}
+
+/**
+ * Runs `ctx.executeTool` calls through the agent's pipeline (`runToolCall` with the session's hooks):
+ * ids `<callerId>/<n>`, events with `parentToolCallId`, records and usage collected per model-issued
+ * call, exclusive calls queued session-wide. Never rejects for a tool failure.
+ */
+export class NestedToolCallRunner {
+	readonly #environment: NestedCallEnvironment;
+	readonly #counters = new Map<string, number>();
+	readonly #books = new Map<string, NestedCallBook>();
+	readonly #lock = new ExclusiveLock();
+
+	constructor(environment: NestedCallEnvironment) {
+		this.#environment = environment;
+	}
+
+	async execute(
+		callerId: string,
+		name: string,
+		args: unknown,
+		options: ExecuteToolOptions = {},
+	): Promise<AgentToolCallOutcome> {
+		const environment = this.#environment;
+		const count = (this.#counters.get(callerId) ?? 0) + 1;
+		this.#counters.set(callerId, count);
+		const id = `${callerId}/${count}`;
+		const toolCall: AgentToolCall = { type: "toolCall", id, name, arguments: isRecord(args) ? args : {} };
+		if (!isRecord(args)) {
+			toolCall.argumentsError = `arguments must be a JSON object, got ${args === null ? "null" : Array.isArray(args) ? "an array" : typeof args}`;
+		}
+		const tools = environment.getCallableTools();
+		const target = tools.find((tool) => tool.name === name);
+		const exclusive = environment.getToolExecution() === "sequential" || target?.executionMode === "sequential";
+		const run = () => this.#run(id, callerId, toolCall, tools, options);
+		return exclusive ? this.#lock.run(id, callerId, run) : run();
+	}
+
+	/** Removes and returns the records of a model-issued call (the root of the id chain). */
+	takeRecords(rootToolCallId: string): NestedCallBook | undefined {
+		const book = this.#books.get(rootToolCallId);
+		this.#books.delete(rootToolCallId);
+		for (const key of this.#counters.keys()) {
+			if (key === rootToolCallId || key.startsWith(`${rootToolCallId}/`)) this.#counters.delete(key);
+		}
+		return book;
+	}
+
+	async #run(
+		id: string,
+		callerId: string,
+		toolCall: AgentToolCall,
+		tools: readonly AgentTool[],
+		options: ExecuteToolOptions,
+	): Promise<AgentToolCallOutcome> {
+		const environment = this.#environment;
+		const rootId = callerId.split("/")[0];
+		let book = this.#books.get(rootId);
+		if (!book) {
+			book = new NestedCallBook();
+			this.#books.set(rootId, book);
+		}
+		const record = book.start(id, toolCall.name, toolCall.arguments);
+		const base = { toolCallId: id, toolName: toolCall.name, parentToolCallId: callerId };
+		await environment.emit({ type: "tool_execution_start", ...base, args: toolCall.arguments });
+		const hooks = environment.createHooks(callerId);
+		const outcome = await runToolCall(toolCall, {
+			tools,
+			assistantMessage: environment.getAssistantMessage(),
+			context: environment.getContext(),
+			beforeToolCall: hooks.beforeToolCall,
+			afterToolCall: hooks.afterToolCall,
+			signal: options.signal,
+			onUpdate: (partialResult) => {
+				void environment.emit({ type: "tool_execution_update", ...base, args: toolCall.arguments, partialResult });
+				options.onUpdate?.(partialResult);
+			},
+		});
+		book.finish(record, {
+			isError: outcome.isError,
+			durationMs: outcome.durationMs,
+			usage: outcome.result.usage,
+			errorText: outcome.isError ? resultText(outcome) : undefined,
+		});
+		await environment.emit({
+			type: "tool_execution_end",
+			...base,
+			result: outcome.result,
+			isError: outcome.isError,
+			...(outcome.durationMs !== undefined ? { durationMs: outcome.durationMs } : {}),
+		});
+		return outcome;
+	}
+}
+
+function isRecord(value: unknown): value is Record<string, unknown> {
+	return typeof value === "object" && value !== null && !Array.isArray(value);
+}
+
+function resultText(outcome: AgentToolCallOutcome): string {
+	return outcome.result.content
+		.filter((block) => block.type === "text")
+		.map((block) => block.text)
+		.join("\n");
+}

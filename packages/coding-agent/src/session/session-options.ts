@@ -1,0 +1,56 @@
+import type { AgentMessage } from "@gantry/agent";
+import type { Model, stream } from "@gantry/ai";
+import type { Extension, ExtensionUI, ToolDefinition } from "@gantry/extensions";
+import type { AllToolsOptions } from "@gantry/tools";
+
+/** Options of `createAgentSession`. */
+export interface AgentSessionOptions {
+	/** The project folder the tools work in. */
+	cwd: string;
+	model: Model;
+	/** Overrides the provider key from the environment. */
+	apiKey?: string;
+	/**
+	 * Allowlist: exact names or `*` patterns. Tools it does not match are never registered; tools it
+	 * names exactly are activated when they register (e.g. `["*", "codemode"]`). Default: everything.
+	 */
+	tools?: string[];
+	/** Denylist (exact names or `*` patterns); beats the allowlist. */
+	excludeTools?: string[];
+	/** `"builtin"`: register none of the builtin tools; `"all"`: no builtin and no session tool. */
+	noTools?: "all" | "builtin";
+	/** Tools from the SDK user; they replace same-named builtin and extension tools. */
+	customTools?: ToolDefinition[];
+	/** Extension functions or module paths (`.ts`/`.js`, relative to `cwd`), in load order. */
+	extensions?: (Extension | string)[];
+	/** How a batch of tool calls runs. Default `"parallel"`. */
+	toolExecution?: "parallel" | "sequential";
+	/** A JSONL transcript; when the file exists the session resumes it. Default: none (in memory). */
+	sessionFile?: string;
+	images?: {
+		/** Resize images in tool results to the model's limits (after the result hooks). Default true. */
+		autoResize?: boolean;
+	};
+	codemode?: {
+		/** `"on"` (default) or `"only"` (direct tools reachable only through scripts). */
+		mode?: "on" | "only";
+		/** Default 30,000. */
+		timeoutMs?: number;
+		/** Default 64 MiB. */
+		memoryLimitBytes?: number;
+		/** Default 10,000 (4 characters a token). */
+		maxOutputTokens?: number;
+	};
+	/** How extensions and the permission policy talk to a person. Default: no UI. */
+	ui?: ExtensionUI;
+	/** Replaces the opening paragraph of the system prompt. */
+	systemPrompt?: string;
+	/** Appended to the system prompt. */
+	appendSystemPrompt?: string;
+	/** Options of the builtin tools (grep engine, bash env, …). `cwd`, `tempDir` and `model` are set by the session. */
+	toolOptions?: Omit<AllToolsOptions, "tempDir" | "model">;
+	/** Replaces `stream` from `@gantry/ai` (custom transports, tests). */
+	streamFn?: typeof stream;
+	/** Messages to start with when no transcript is resumed. */
+	initialMessages?: AgentMessage[];
+}

@@ -1,0 +1,70 @@
+import type { ToolDefinition } from "@gantry/extensions";
+import { createAllToolDefinitions } from "@gantry/tools";
+import { createCodemodeToolDefinition } from "../codemode/index.js";
+import { createToolSearchToolDefinition } from "../tool-search/index.js";
+import type { AgentSessionOptions } from "./session-options.js";
+import type { ToolRegistry, ToolSource } from "./tool-registry.js";
+
+/** Builtins that are registered but stay inactive unless named. */
+const INACTIVE_BUILTINS = new Set(["grep", "find", "ls", "powershell"]);
+
+export interface SessionToolsEnvironment {
+	options: AgentSessionOptions;
+	tempDir: string;
+	registry: ToolRegistry;
+	getModel(): AgentSessionOptions["model"];
+	/** Adds tools to the active set (tool_search). */
+	activate(names: string[]): void;
+}
+
+/** The builtin layer of the registry: the `@gantry/tools` builtins plus `codemode` and `tool_search`. */
+export function createBuiltinToolSources(environment: SessionToolsEnvironment): ToolSource[] {
+	const { options, registry } = environment;
+	if (options.noTools === "all") return [];
+	const sources: ToolSource[] = [];
+	if (options.noTools !== "builtin") {
+		const builtins = createAllToolDefinitions(options.cwd, {
+			...options.toolOptions,
+			tempDir: environment.tempDir,
+			model: environment.getModel,
+			autoResizeImages: options.images?.autoResize ?? true,
+		});
+		for (const definition of Object.values(builtins) as ToolDefinition[]) {
+			const adjusted = INACTIVE_BUILTINS.has(definition.name) ? { ...definition, defaultActive: false } : definition;
+			sources.push({ definition: adjusted, source: "builtin" });
+		}
+	}
+	const codemode = createCodemodeToolDefinition({
+		...options.codemode,
+		tempDir: environment.tempDir,
+		catalog: (name) => {
+			const entry = registry.get(name);
+			if (!entry) return undefined;
+			return {
+				exposure: entry.exposure,
+				...(entry.definition.outputSchema ? { outputSchema: entry.definition.outputSchema } : {}),
+				...(entry.definition.namespace ? { namespace: entry.definition.namespace } : {}),
+			};
+		},
+	});
+	const toolSearch = createToolSearchToolDefinition({
+		getCandidates: () =>
+			registry
+				.registered()
+				.filter(
+					(entry) =>
+						(entry.exposure === "codemode" || entry.exposure === "deferred") &&
+						!registry.isActive(entry.definition.name),
+				)
+				.map((entry) => ({
+					name: entry.definition.name,
+					description: entry.definition.description,
+					parameters: entry.definition.parameters,
+					...(entry.definition.namespace ? { namespace: entry.definition.namespace } : {}),
+				})),
+		activate: (names) => environment.activate(names),
+	});
+	sources.push({ definition: codemode as unknown as ToolDefinition, source: "builtin" });
+	sources.push({ definition: toolSearch as unknown as ToolDefinition, source: "builtin" });
+	return sources;
+}

@@ -1,0 +1,116 @@
+// @gantry/tools public API: createReadToolDefinition, createBashToolDefinition, createEditToolDefinition,
+// createWriteToolDefinition, createGrepToolDefinition, createFindToolDefinition, createLsToolDefinition,
+// createPowerShellToolDefinition, createAllToolDefinitions, createCodingToolDefinitions,
+// createReadOnlyToolDefinitions, each tool's schema / local operations / types, DEFAULT_MAX_LINES,
+// DEFAULT_MAX_BYTES, GREP_MAX_LINE_LENGTH, BASH_UPDATE_THROTTLE_MS, DEFAULT_GREP_LIMIT, truncateHead,
+// truncateTail, truncateLine, formatSize, OutputAccumulator, processImage, processImageBytes, image limits,
+// resolveToolPath, withFileMutationQueue.
+export {
+	type BashOperations,
+	type BashToolDetails,
+	type BashToolInput,
+	type BashToolOptions,
+	BASH_UPDATE_THROTTLE_MS,
+	bashSchema,
+	createBashToolDefinition,
+	createLocalBashOperations,
+	localBashOperations,
+} from "./bash.js";
+export {
+	createEditToolDefinition,
+	type EditOperations,
+	type EditToolDetails,
+	type EditToolInput,
+	type EditToolOptions,
+	editOutputSchema,
+	editSchema,
+	localEditOperations,
+} from "./edit.js";
+export {
+	createFindToolDefinition,
+	type FindOperations,
+	type FindToolDetails,
+	type FindToolInput,
+	type FindToolOptions,
+	findSchema,
+	localFindOperations,
+} from "./find.js";
+export {
+	createGrepToolDefinition,
+	DEFAULT_GREP_LIMIT,
+	type GrepOperations,
+	type GrepToolDetails,
+	type GrepToolInput,
+	type GrepToolOptions,
+	grepOutputSchema,
+	grepSchema,
+	localGrepOperations,
+} from "./grep.js";
+export {
+	DEFAULT_IMAGE_MAX_BYTES,
+	DEFAULT_IMAGE_MAX_HEIGHT,
+	DEFAULT_IMAGE_MAX_WIDTH,
+	type ImageResizeLimits,
+} from "./image/limits.js";
+export { type ProcessedImage, processImage, processImageBytes } from "./image/process-image.js";
+export {
+	createLsToolDefinition,
+	localLsOperations,
+	type LsOperations,
+	type LsToolDetails,
+	type LsToolInput,
+	type LsToolOptions,
+	lsSchema,
+} from "./ls.js";
+export { withFileMutationQueue } from "./mutation-queue.js";
+export { OutputAccumulator, type OutputAccumulatorOptions, type OutputSnapshot } from "./output-accumulator.js";
+export { resolveToolPath } from "./paths.js";
+export {
+	createLocalPowerShellOperations,
+	createPowerShellToolDefinition,
+	localPowerShellOperations,
+	type PowerShellOperations,
+	type PowerShellToolDetails,
+	type PowerShellToolInput,
+	type PowerShellToolOptions,
+	powershellSchema,
+} from "./powershell.js";
+export {
+	createReadToolDefinition,
+	localReadOperations,
+	type ReadOperations,
+	type ReadOptionSource,
+	type ReadToolDetails,
+	type ReadToolInput,
+	type ReadToolOptions,
+	readOutputSchema,
+	readSchema,
+} from "./read.js";
+export {
+	type AllToolsOptions,
+	type BuiltinToolName,
+	createAllToolDefinitions,
+	createCodingToolDefinitions,
+	createReadOnlyToolDefinitions,
+} from "./tool-sets.js";
+export {
+	DEFAULT_MAX_BYTES,
+	DEFAULT_MAX_LINES,
+	formatSize,
+	GREP_MAX_LINE_LENGTH,
+	truncateHead,
+	truncateLine,
+	truncateTail,
+	type TruncationOptions,
+	type TruncationResult,
+} from "./truncate.js";
+export {
+	createWriteToolDefinition,
+	localWriteOperations,
+	type WriteOperations,
+	type WriteToolDetails,
+	type WriteToolInput,
+	type WriteToolOptions,
+	writeOutputSchema,
+	writeSchema,
+} from "./write.js";

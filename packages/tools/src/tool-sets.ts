@@ -1,0 +1,64 @@
+import type { Model } from "@gantry/ai";
+import type { ToolDefinition } from "@gantry/extensions";
+import { type BashToolOptions, createBashToolDefinition } from "./bash.js";
+import { createEditToolDefinition, type EditToolOptions } from "./edit.js";
+import { createFindToolDefinition, type FindToolOptions } from "./find.js";
+import { createGrepToolDefinition, type GrepToolOptions } from "./grep.js";
+import { createLsToolDefinition, type LsToolOptions } from "./ls.js";
+import { createPowerShellToolDefinition, type PowerShellToolOptions } from "./powershell.js";
+import { createReadToolDefinition, type ReadOptionSource, type ReadToolOptions } from "./read.js";
+import { createWriteToolDefinition, type WriteToolOptions } from "./write.js";
+
+export type BuiltinToolName = "read" | "bash" | "edit" | "write" | "grep" | "find" | "ls" | "powershell";
+
+/** Options for every builtin at once; the per-tool options win over the shared ones. */
+export interface AllToolsOptions {
+	/** Folder for full-output files of bash and powershell. Default `os.tmpdir()`. */
+	tempDir?: string;
+	/** The model images are read for (or a getter for the current one). */
+	model?: ReadOptionSource<Model>;
+	/** Resize images read from files to the model's limits. Default true. */
+	autoResizeImages?: boolean;
+	read?: ReadToolOptions;
+	bash?: BashToolOptions;
+	edit?: EditToolOptions;
+	write?: WriteToolOptions;
+	grep?: GrepToolOptions;
+	find?: FindToolOptions;
+	ls?: LsToolOptions;
+	powershell?: PowerShellToolOptions;
+}
+
+/** Every builtin tool definition, by name. */
+export function createAllToolDefinitions(
+	cwd: string,
+	options: AllToolsOptions = {},
+): Record<BuiltinToolName, ToolDefinition> {
+	const shared = options.tempDir === undefined ? {} : { tempDir: options.tempDir };
+	const readShared = {
+		...(options.model === undefined ? {} : { model: options.model }),
+		...(options.autoResizeImages === undefined ? {} : { autoResizeImages: options.autoResizeImages }),
+	};
+	return {
+		read: createReadToolDefinition(cwd, { ...readShared, ...options.read }) as unknown as ToolDefinition,
+		bash: createBashToolDefinition(cwd, { ...shared, ...options.bash }) as unknown as ToolDefinition,
+		edit: createEditToolDefinition(cwd, options.edit) as unknown as ToolDefinition,
+		write: createWriteToolDefinition(cwd, options.write) as unknown as ToolDefinition,
+		grep: createGrepToolDefinition(cwd, options.grep) as unknown as ToolDefinition,
+		find: createFindToolDefinition(cwd, options.find) as unknown as ToolDefinition,
+		ls: createLsToolDefinition(cwd, options.ls) as unknown as ToolDefinition,
+		powershell: createPowerShellToolDefinition(cwd, { ...shared, ...options.powershell }) as unknown as ToolDefinition,
+	};
+}
+
+/** The tools that change files and run commands: read, bash, edit, write. */
+export function createCodingToolDefinitions(cwd: string, options: AllToolsOptions = {}): ToolDefinition[] {
+	const all = createAllToolDefinitions(cwd, options);
+	return [all.read, all.bash, all.edit, all.write];
+}
+
+/** The tools that only look: read, grep, find, ls. */
+export function createReadOnlyToolDefinitions(cwd: string, options: AllToolsOptions = {}): ToolDefinition[] {
+	const all = createAllToolDefinitions(cwd, options);
+	return [all.read, all.grep, all.find, all.ls];
+}
