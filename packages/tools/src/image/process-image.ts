@@ -73,14 +73,17 @@ async function openSource(bytes: Buffer, format: ImageFormat | undefined): Promi
 		return { pipeline, width, height, hasAlpha: channels === 4, needsRotation: false, formatName: "BMP" };
 	}
 	// Tolerate slightly damaged files (a truncated scan still shows most of a picture).
-	const pipeline = sharp(bytes, { failOn: "error", autoOrient: true });
+	const pipeline = sharp(bytes, { failOn: "error" });
 	const metadata = await pipeline.metadata();
+	// Rotating costs time even when there is nothing to do, so only images with an EXIF turn get it.
+	const needsRotation = (metadata.orientation ?? 1) > 1;
+	if (needsRotation) pipeline.autoOrient();
 	return {
 		pipeline,
 		width: metadata.autoOrient?.width ?? metadata.width,
 		height: metadata.autoOrient?.height ?? metadata.height,
 		hasAlpha: metadata.hasAlpha,
-		needsRotation: (metadata.orientation ?? 1) > 1,
+		needsRotation,
 		formatName: (format ?? metadata.format).toUpperCase(),
 	};
 }

@@ -1,6 +1,7 @@
 // Finds one page of lines in a file by reading it in chunks: lines before the page are only counted
 // (newlines found in the raw bytes, nothing decoded or kept), the page's bytes are copied out, and the
 // scan stops as soon as the page is full and it is known whether more lines follow.
+import { NewlineCounter } from "./count-newlines.js";
 
 /** Reads bytes at a file position; resolves to how many were read (0 at the end of the file). */
 export interface ChunkReader {
@@ -16,7 +17,7 @@ export interface LinePageRequest {
 	maxBytes: number;
 	/** Count every line of the file (read it to the end) when it is at most this big. */
 	countLinesUpTo: number;
-	/** Size of the file as last seen; only used to decide whether counting is cheap. */
+	/** Size of the file as last seen; sizes the buffer and decides whether counting is cheap. */
 	fileSize: number;
 	chunkSize: number;
 	signal?: AbortSignal;
@@ -43,51 +44,59 @@ export function throwIfAborted(signal: AbortSignal | undefined): void {
 
 /** Reads the page of lines `request` describes. Throws "Operation aborted" when `signal` fires. */
 export async function readLinePage(reader: ChunkReader, request: LinePageRequest): Promise<LinePage> {
-	const { offset, maxLines, maxBytes, chunkSize, signal } = request;
+	const { offset, maxLines, maxBytes, signal } = request;
 	// One buffer is reused for every chunk; the page's bytes are copied out of it.
-	const buffer = Buffer.allocUnsafe(Math.max(1, Math.min(chunkSize, request.fileSize + 1)));
+	const buffer = Buffer.allocUnsafe(Math.max(1, Math.min(request.chunkSize, request.fileSize + 1)));
+	const counter = new NewlineCounter();
 	const pieces: Buffer[] = [];
-	let position = 0;
-	let line = 1; // number of the line that starts at `lineStart`
-	let lineStart = 0;
+	let position = 0; // file position just past the last chunk read
+	let line = 1; // number of the line the scan is in
+	let lineStart = 0; // where that line starts (only exact from the page on)
 	let pageStart = offset === 1 ? 0 : -1;
 	let pageEnd = 0;
 	let lineCount = 0;
 	let stop: LinePage["stop"] | undefined;
 	let chunk = buffer.subarray(0, 0);
 	let index = 0;
+	let endsWithNewline = true; // the last byte read so far is a newline (or nothing was read)
 
-	// Skip to the page and collect it.
-	while (stop === undefined) {
+	const readChunk = async (): Promise<boolean> => {
 		throwIfAborted(signal);
-		const chunkStart = position;
 		const bytesRead = await reader.read(buffer, 0, buffer.length, position);
-		if (bytesRead === 0) break;
+		if (bytesRead === 0) return false;
 		position += bytesRead;
 		chunk = buffer.subarray(0, bytesRead);
 		index = 0;
-		while (pageStart < 0) {
-			const newline = chunk.indexOf(NEWLINE, index);
-			if (newline < 0) {
-				index = bytesRead;
-				break;
+		endsWithNewline = chunk[bytesRead - 1] === NEWLINE;
+		return true;
+	};
+
+	// Skip to the page and collect it.
+	while (stop === undefined && (await readChunk())) {
+		const chunkStart = position - chunk.length;
+		if (pageStart < 0) {
+			// Whole chunks before the page are only counted.
+			const newlines = counter.count(chunk, 0, chunk.length);
+			if (line + newlines < offset) {
+				line += newlines;
+				continue;
 			}
-			index = newline + 1;
-			line++;
-			lineStart = chunkStart + index;
-			if (line === offset) pageStart = lineStart;
+			while (pageStart < 0) {
+				index = chunk.indexOf(NEWLINE, index) + 1;
+				line++;
+				if (line === offset) pageStart = lineStart = chunkStart + index;
+			}
 		}
-		if (pageStart < 0) continue;
 		const collectFrom = index;
-		while (index < bytesRead) {
+		while (index < chunk.length) {
 			const newline = chunk.indexOf(NEWLINE, index);
-			const lineEnd = newline < 0 ? chunkStart + bytesRead : chunkStart + newline;
+			const lineEnd = newline < 0 ? position : chunkStart + newline;
 			if (lineEnd - pageStart > maxBytes) {
 				stop = "bytes";
 				break;
 			}
 			if (newline < 0) {
-				index = bytesRead;
+				index = chunk.length;
 				break;
 			}
 			index = newline + 1;
@@ -103,46 +112,28 @@ export async function readLinePage(reader: ChunkReader, request: LinePageRequest
 		if (index > collectFrom) pieces.push(Buffer.from(chunk.subarray(collectFrom, index)));
 	}
 
-	const reachedEnd = stop === undefined;
-	if (reachedEnd && pageStart >= 0 && lineStart < position) {
-		// The last line has no newline; it fits, or the byte check would have stopped the scan.
-		lineCount++;
-		pageEnd = position;
-		line++;
-		lineStart = position;
-	}
-	const bytes = pageStart < 0 ? Buffer.alloc(0) : Buffer.concat(pieces).subarray(0, Math.max(0, pageEnd - pageStart));
-	if (reachedEnd) {
-		const totalLines = line - 1 + (pageStart < 0 && lineStart < position ? 1 : 0);
+	if (stop === undefined) {
+		// End of file. A last line without a newline fits, or the byte check would have stopped the scan.
+		if (pageStart >= 0 && lineStart < position) {
+			lineCount++;
+			pageEnd = position;
+		}
+		const bytes = lineCount === 0 ? Buffer.alloc(0) : Buffer.concat(pieces).subarray(0, pageEnd - pageStart);
+		const totalLines = line - 1 + (endsWithNewline ? 0 : 1);
 		return { bytes, lineCount, stop: "end", moreLines: false, totalLines };
 	}
+	const bytes = lineCount === 0 ? Buffer.alloc(0) : Buffer.concat(pieces).subarray(0, pageEnd - pageStart);
 
 	// The page is full. Count the rest when that is cheap; otherwise only learn whether a line follows.
 	if (request.fileSize > request.countLinesUpTo) {
 		let moreLines = stop === "bytes" || index < chunk.length;
 		if (!moreLines) moreLines = (await reader.read(buffer, 0, 1, position)) > 0;
 		if (!moreLines) return { bytes, lineCount, stop: "end", moreLines, totalLines: offset - 1 + lineCount };
-		return { bytes, lineCount, stop: stop ?? "end", moreLines };
+		return { bytes, lineCount, stop, moreLines };
 	}
-	for (;;) {
-		while (index < chunk.length) {
-			const newline = chunk.indexOf(NEWLINE, index);
-			if (newline < 0) {
-				index = chunk.length;
-				break;
-			}
-			index = newline + 1;
-			line++;
-			lineStart = position - chunk.length + index;
-		}
-		throwIfAborted(signal);
-		const bytesRead = await reader.read(buffer, 0, buffer.length, position);
-		if (bytesRead === 0) break;
-		position += bytesRead;
-		chunk = buffer.subarray(0, bytesRead);
-		index = 0;
-	}
-	const totalLines = line - 1 + (lineStart < position ? 1 : 0);
+	line += counter.count(chunk, index, chunk.length);
+	while (await readChunk()) line += counter.count(chunk, 0, chunk.length);
+	const totalLines = line - 1 + (endsWithNewline ? 0 : 1);
 	const moreLines = totalLines > offset - 1 + lineCount;
-	return { bytes, lineCount, stop: moreLines ? (stop ?? "end") : "end", moreLines, totalLines };
+	return { bytes, lineCount, stop: moreLines ? stop : "end", moreLines, totalLines };
 }
