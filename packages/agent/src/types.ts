@@ -67,6 +67,7 @@ export interface AgentToolCallOutcome {
 	durationMs?: number;
 }
 
+/** What `beforeToolCall` returns to block a call (or `undefined` to allow it). */
 export interface BeforeToolCallResult {
 	/** Do not run the tool; the model gets an error result with `reason`. */
 	block?: boolean;
@@ -95,28 +96,58 @@ export interface CustomAgentMessages {}
 export type AgentMessage = Message | CustomAgentMessages[keyof CustomAgentMessages];
 
 export interface AgentContext {
+	/** Sent with every request; the loop reads it at each model request. */
 	systemPrompt?: string;
+	/** The conversation so far. The loop works on a copy and never modifies this array. */
 	messages: AgentMessage[];
+	/** The tools declared to the model; read at each model request, and that request's calls run against them. */
 	tools?: AgentTool[];
 }
 
 export interface BeforeToolCallContext {
+	/** The assistant message that contains the call. */
 	assistantMessage: AssistantMessage;
+	/** The call as the model sent it (never modified by the pipeline). */
 	toolCall: AgentToolCall;
-	/** The validated arguments that `execute` will receive. */
+	/** The validated arguments that `execute` will receive; changing them in place changes what it receives. */
 	args: unknown;
+	/** The conversation including the assistant message. */
 	context: AgentContext;
 }
 
 export interface AfterToolCallContext extends BeforeToolCallContext {
+	/** The result `execute` returned, or the error result of a throw. */
 	result: AgentToolResult;
+	/** Whether the call failed so far (a throw or `isError: true` in the result). */
 	isError: boolean;
 }
 
+/**
+ * Runs for each call after validation, before `execute` (in source order, also in parallel batches).
+ * Return `{ block: true, reason? }` to stop the call (the model sees `reason`, or "Tool execution was
+ * blocked"), optionally with `terminate: true`; return nothing to allow it. May change `args` in place.
+ * A throw blocks the call with the error's message (permission checks fail closed).
+ *
+ * @example
+ * const beforeToolCall: BeforeToolCallHook = async ({ toolCall }) =>
+ *   toolCall.name === "bash" ? { block: true, reason: "bash is disabled in this session" } : undefined;
+ */
 export type BeforeToolCallHook = (
 	context: BeforeToolCallContext,
 	signal?: AbortSignal,
 ) => Promise<BeforeToolCallResult | undefined>;
+
+/**
+ * Runs after every `execute` (also after a throw), before the result is reported. Returned fields replace
+ * the result's fields one by one (no deep merge); `content` without `structuredContent` drops the
+ * original `structuredContent`. Return nothing to keep the result. A throw turns the result into an
+ * error with the thrown message.
+ *
+ * @example
+ * const afterToolCall: AfterToolCallHook = async ({ result }) => ({
+ *   content: result.content.map((block) => (block.type === "text" ? { ...block, text: redact(block.text) } : block)),
+ * });
+ */
 export type AfterToolCallHook = (
 	context: AfterToolCallContext,
 	signal?: AbortSignal,
@@ -130,9 +161,9 @@ export interface RunToolCallOptions {
 	assistantMessage: AssistantMessage;
 	/** The conversation so far; handed to the hooks. */
 	context: AgentContext;
-	/** Same contract as `AgentLoopConfig.beforeToolCall`. */
+	/** Same contract as `AgentLoopConfig.beforeToolCall`. Default: none. */
 	beforeToolCall?: BeforeToolCallHook;
-	/** Same contract as `AgentLoopConfig.afterToolCall`. */
+	/** Same contract as `AgentLoopConfig.afterToolCall`. Default: none. */
 	afterToolCall?: AfterToolCallHook;
 	/** Reaches the hooks and `execute`; when already aborted, the call is answered `Operation aborted`. */
 	signal?: AbortSignal;
@@ -141,27 +172,50 @@ export interface RunToolCallOptions {
 }
 
 export interface AgentLoopConfig {
+	/** The model to request; read at each model request. */
 	model: Model;
-	/** Defaults to `stream` from `@gantry/ai`. */
+	/** Makes one model request. Default: `stream` from `@gantry/ai`. Must not throw (a throw ends the run as an error message). */
 	streamFn?: typeof stream;
-	/** Default `"parallel"`. */
+	/**
+	 * How a batch of tool calls runs. Default `"parallel"`: preflight in source order, then the allowed
+	 * calls concurrently. `"sequential"` (also forced by any tool of the batch with `executionMode:
+	 * "sequential"`) runs one call after the other.
+	 */
 	toolExecution?: "parallel" | "sequential";
-	/** Runs after validation, before `execute`: block, or allow by returning nothing. A throw blocks the call. */
+	/** Permission check and argument rewriting before `execute`. Default: none. See `BeforeToolCallHook`. */
 	beforeToolCall?: BeforeToolCallHook;
-	/** Runs after `execute`: may override result fields. A throw turns the result into an error. */
+	/** Result rewriting after `execute`. Default: none. See `AfterToolCallHook`. */
 	afterToolCall?: AfterToolCallHook;
-	/** Turns agent messages into model messages before each request. Default: keep user/assistant/toolResult. */
+	/**
+	 * Turns agent messages into model messages before each request. Default: keep user, assistant and
+	 * tool result messages (custom messages are left out). A throw ends the run as an error message.
+	 */
 	convertToLlm?: (messages: AgentMessage[]) => Message[] | Promise<Message[]>;
-	/** Rewrites the message list before each request (pruning, compaction). */
+	/**
+	 * Rewrites the message list for one request (pruning, compaction); the run's own transcript is not
+	 * changed. Default: none. A throw ends the run as an error message.
+	 */
 	transformContext?: (messages: AgentMessage[], signal?: AbortSignal) => Promise<AgentMessage[]>;
-	/** Polled after each batch of tool calls; returned messages are injected before the next request. */
+	/**
+	 * Polled at the start and after each turn's tool calls; returned messages are injected before the next
+	 * request. Default: none. Should not throw (a throw counts as no messages).
+	 */
 	getSteeringMessages?: () => Promise<AgentMessage[]>;
-	/** Polled when the agent would stop; returned messages start another turn. */
+	/**
+	 * Polled when the agent would stop; returned messages start another turn. Default: none. Should not
+	 * throw (a throw counts as no messages).
+	 */
 	getFollowUpMessages?: () => Promise<AgentMessage[]>;
+	/** The API key for every request, unless `getApiKey` returns one. Default: the provider's own lookup. */
 	apiKey?: string;
-	/** Resolves the key per request (takes precedence over `apiKey` when it returns one). */
+	/**
+	 * Resolves the key before each request (short-lived tokens); takes precedence over `apiKey` when it
+	 * returns one. Default: none. A throw ends the run as an error message.
+	 */
 	getApiKey?: (provider: string) => string | undefined | Promise<string | undefined>;
+	/** Output-token limit per request. Default: the provider's. */
 	maxTokens?: number;
+	/** Sampling temperature. Default: the provider's. */
 	temperature?: number;
 }
 
@@ -191,13 +245,19 @@ export type AgentEvent =
 			parentToolCallId?: string;
 	  };
 
+/** The live state of an `Agent`. */
 export interface AgentState {
-	systemPrompt: string;
-	model: Model;
 	/** Assigning takes effect at the next model request. */
+	systemPrompt: string;
+	/** Assigning takes effect at the next model request. */
+	model: Model;
+	/** The active tools. Assigning takes effect at the next model request. */
 	tools: AgentTool[];
+	/** The transcript; each message is appended when its `message_end` event is handled. */
 	messages: AgentMessage[];
+	/** True from `prompt`/`continue` until the run and every listener are done. */
 	isStreaming: boolean;
+	/** Ids of the tool calls between their `tool_execution_start` and `tool_execution_end` (a new set each change). */
 	pendingToolCalls: Set<string>;
 	/** The assistant message being streamed (partial), while a model request is in flight. */
 	streamMessage?: AssistantMessage;
