@@ -6,11 +6,11 @@
 // truncateTail, truncateLine, formatSize, OutputAccumulator, processImage, processImageBytes, image limits,
 // resolveToolPath, withFileMutationQueue.
 export {
+	BASH_UPDATE_THROTTLE_MS,
 	type BashOperations,
 	type BashToolDetails,
 	type BashToolInput,
 	type BashToolOptions,
-	BASH_UPDATE_THROTTLE_MS,
 	bashSchema,
 	createBashToolDefinition,
 	createLocalBashOperations,
@@ -55,11 +55,11 @@ export {
 export { type ProcessedImage, processImage, processImageBytes } from "./image/process-image.js";
 export {
 	createLsToolDefinition,
-	localLsOperations,
 	type LsOperations,
 	type LsToolDetails,
 	type LsToolInput,
 	type LsToolOptions,
+	localLsOperations,
 	lsSchema,
 } from "./ls.js";
 export { withFileMutationQueue } from "./mutation-queue.js";
@@ -98,11 +98,11 @@ export {
 	DEFAULT_MAX_LINES,
 	formatSize,
 	GREP_MAX_LINE_LENGTH,
+	type TruncationOptions,
+	type TruncationResult,
 	truncateHead,
 	truncateLine,
 	truncateTail,
-	type TruncationOptions,
-	type TruncationResult,
 } from "./truncate.js";
 export {
 	createWriteToolDefinition,

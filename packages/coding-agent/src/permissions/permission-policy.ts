@@ -80,7 +80,8 @@ export function createPermissionPolicy(options: PermissionPolicyOptions = {}): E
 
 function describeCall(event: ToolCallEvent): string {
 	const command = event.input.command;
-	if (typeof command === "string") return `${event.toolName} \`${command.length > 120 ? `${command.slice(0, 117)}...` : command}\``;
+	if (typeof command === "string")
+		return `${event.toolName} \`${command.length > 120 ? `${command.slice(0, 117)}...` : command}\``;
 	const path = event.input.path;
 	if (typeof path === "string") return `${event.toolName} on ${path}`;
 	return event.toolName;

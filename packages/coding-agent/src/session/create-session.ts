@@ -34,9 +34,13 @@ export async function createAgentSession(options: AgentSessionOptions): Promise<
 		try {
 			transcript = Transcript.open(resolve(options.cwd, options.sessionFile), options.cwd);
 		} catch (error) {
-			throw new CodingAgentError("invalid_transcript", `Cannot open session file ${options.sessionFile}: ${messageOf(error)}`, {
-				cause: error,
-			});
+			throw new CodingAgentError(
+				"invalid_transcript",
+				`Cannot open session file ${options.sessionFile}: ${messageOf(error)}`,
+				{
+					cause: error,
+				},
+			);
 		}
 	}
 	return new AgentSession(options, runner, transcript);
@@ -47,13 +51,26 @@ function validateOptions(options: AgentSessionOptions): void {
 		throw new CodingAgentError("invalid_option", "createAgentSession: `cwd` must be a folder path");
 	}
 	if (!options.model || typeof options.model.api !== "string") {
-		throw new CodingAgentError("invalid_option", "createAgentSession: `model` is required (e.g. getModel(\"openai\", \"gpt-4.1\"))");
+		throw new CodingAgentError(
+			"invalid_option",
+			'createAgentSession: `model` is required (e.g. getModel("openai", "gpt-4.1"))',
+		);
 	}
 	if (options.noTools !== undefined && options.noTools !== "all" && options.noTools !== "builtin") {
-		throw new CodingAgentError("invalid_option", `createAgentSession: \`noTools\` must be "all" or "builtin" (got ${String(options.noTools)})`);
+		throw new CodingAgentError(
+			"invalid_option",
+			`createAgentSession: \`noTools\` must be "all" or "builtin" (got ${String(options.noTools)})`,
+		);
 	}
-	if (options.toolExecution !== undefined && options.toolExecution !== "parallel" && options.toolExecution !== "sequential") {
-		throw new CodingAgentError("invalid_option", `createAgentSession: \`toolExecution\` must be "parallel" or "sequential"`);
+	if (
+		options.toolExecution !== undefined &&
+		options.toolExecution !== "parallel" &&
+		options.toolExecution !== "sequential"
+	) {
+		throw new CodingAgentError(
+			"invalid_option",
+			`createAgentSession: \`toolExecution\` must be "parallel" or "sequential"`,
+		);
 	}
 }
 

@@ -19,7 +19,10 @@ export async function normalizeImages(content: Block[], model: Model | undefined
 			continue;
 		}
 		if (!acceptsImages) {
-			normalized.push({ type: "text", text: `[Image (${block.mimeType}) omitted: ${model?.id} does not accept images]` });
+			normalized.push({
+				type: "text",
+				text: `[Image (${block.mimeType}) omitted: ${model?.id} does not accept images]`,
+			});
 			continue;
 		}
 		const processed = await processImage(block, resize);

@@ -16,7 +16,10 @@ export interface AppliedLoadout {
  * Runs every active tool's `prepareLoadout`, then applies description overrides and hidden
  * declarations. A throwing `prepareLoadout` is reported through `onError` and ignored.
  */
-export function applyToolLoadout(registry: ToolRegistry, onError: (error: unknown, tool: string) => void): AppliedLoadout {
+export function applyToolLoadout(
+	registry: ToolRegistry,
+	onError: (error: unknown, tool: string) => void,
+): AppliedLoadout {
 	const activeEntries = registry.activeEntries();
 	const loadout = createLoadoutView(registry, activeEntries);
 	const descriptions = new Map<string, string>();
@@ -26,7 +29,8 @@ export function applyToolLoadout(registry: ToolRegistry, onError: (error: unknow
 		if (!prepare) continue;
 		try {
 			const changes = prepare(loadout);
-			for (const [name, description] of Object.entries(changes?.descriptions ?? {})) descriptions.set(name, description);
+			for (const [name, description] of Object.entries(changes?.descriptions ?? {}))
+				descriptions.set(name, description);
 			for (const name of changes?.hiddenDeclarations ?? []) hidden.add(name);
 		} catch (error) {
 			onError(error, entry.definition.name);

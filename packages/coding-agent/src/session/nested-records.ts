@@ -57,7 +57,9 @@ export class NestedCallBook {
 		if (outcome.isError && outcome.errorText) {
 			const text = outcome.errorText;
 			record.error =
-				text.length > NESTED_CALL_LIMITS.maxErrorChars ? `${text.slice(0, NESTED_CALL_LIMITS.maxErrorChars - 1)}…` : text;
+				text.length > NESTED_CALL_LIMITS.maxErrorChars
+					? `${text.slice(0, NESTED_CALL_LIMITS.maxErrorChars - 1)}…`
+					: text;
 		}
 	}
 

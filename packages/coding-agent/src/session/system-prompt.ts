@@ -28,7 +28,10 @@ export function buildSystemPrompt(input: SystemPromptInput): string {
 		.map((definition) => `- ${definition.name}: ${definition.promptSnippet?.trim()}`);
 	const guidelines: string[] = [];
 	const seen = new Set<string>();
-	for (const line of [...BASE_GUIDELINES, ...input.declared.flatMap((definition) => definition.promptGuidelines ?? [])]) {
+	for (const line of [
+		...BASE_GUIDELINES,
+		...input.declared.flatMap((definition) => definition.promptGuidelines ?? []),
+	]) {
 		const trimmed = line.trim();
 		if (trimmed && !seen.has(trimmed)) {
 			seen.add(trimmed);

@@ -53,8 +53,7 @@ export class ToolRegistry {
 		for (const [name, source] of merged) {
 			const exposure = source.definition.exposure ?? "direct";
 			const reused = previous.get(name);
-			const tool =
-				reused && reused.definition === source.definition ? reused.tool : options.wrap(source.definition);
+			const tool = reused && reused.definition === source.definition ? reused.tool : options.wrap(source.definition);
 			entries.set(name, { ...source, exposure, tool });
 			const isNew = !previous.has(name);
 			const wanted =

@@ -17,7 +17,12 @@ describe("session smoke", () => {
 	it("runs builtin tools for real", async () => {
 		await writeFile(join(cwd, "a.txt"), "hello\n");
 		const model = createFauxModel([
-			{ toolCalls: [{ name: "read", arguments: { path: "a.txt" } }, { name: "write", arguments: { path: "b.txt", content: "x" } }] },
+			{
+				toolCalls: [
+					{ name: "read", arguments: { path: "a.txt" } },
+					{ name: "write", arguments: { path: "b.txt", content: "x" } },
+				],
+			},
 			{ text: "done" },
 		]);
 		const session = await createAgentSession({ cwd, model });
