@@ -16,7 +16,10 @@ it("runs the README quick start", async () => {
 		},
 	};
 
-	const model = createFauxModel([{ toolCalls: [{ name: "add", arguments: { a: 2, b: "40" } }] }, { text: "2 + 40 = 42" }]);
+	const model = createFauxModel([
+		{ toolCalls: [{ name: "add", arguments: { a: 2, b: "40" } }] },
+		{ text: "2 + 40 = 42" },
+	]);
 
 	const events = agentLoop(
 		[{ role: "user", content: "What is 2 + 40?", timestamp: Date.now() }],
