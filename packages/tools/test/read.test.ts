@@ -1,23 +1,18 @@
 import { mkdir, mkdtemp, open, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import type { AgentToolResult } from "@gantry/agent";
-import type { Model } from "@gantry/ai";
-import { type ExtensionToolContext, plainTheme } from "@gantry/extensions";
-import { Value } from "@sinclair/typebox/value";
-import sharp from "sharp";
+import { plainTheme } from "@gantry/extensions";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import {
 	createReadToolDefinition,
 	localReadOperations,
 	type ReadOperations,
-	type ReadToolDetails,
 	type ReadToolInput,
 	type ReadToolOptions,
 	readOutputSchema,
 } from "../src/read.js";
 import { DEFAULT_MAX_BYTES } from "../src/truncate.js";
-import { encodeBmp, gradientPng } from "./image/fixtures.js";
+import { readIn, text } from "./read/read-helpers.js";
 
 let folder: string;
 beforeEach(async () => {
@@ -27,37 +22,11 @@ afterEach(async () => {
 	await rm(folder, { recursive: true, force: true });
 });
 
-async function read(
-	input: Partial<ReadToolInput> & { path: string },
-	options: ReadToolOptions = {},
-	signal?: AbortSignal,
-	ctx?: Partial<ExtensionToolContext>,
-): Promise<AgentToolResult<ReadToolDetails>> {
-	const tool = createReadToolDefinition(folder, options);
-	const result = await tool.execute("call_1", input as ReadToolInput, signal, undefined, ctx as ExtensionToolContext);
-	expect(Value.Check(readOutputSchema, result.structuredContent)).toBe(true);
-	return result;
-}
-
-function text(result: AgentToolResult<ReadToolDetails>, index = 0): string {
-	const block = result.content[index];
-	if (block?.type !== "text") throw new Error("expected a text block");
-	return block.text;
-}
+const read = (input: Partial<ReadToolInput> & { path: string }, options: ReadToolOptions = {}, signal?: AbortSignal) =>
+	readIn(folder, input, options, signal);
 
 const numbered = (from: number, to: number) =>
 	Array.from({ length: to - from + 1 }, (_, index) => `line ${from + index}`).join("\n");
-
-const model = (input: ("text" | "image")[], resize?: { maxWidth: number; maxHeight: number }): Model => ({
-	id: "test-model",
-	name: "Test model",
-	api: "faux",
-	provider: "faux",
-	input,
-	contextWindow: 100_000,
-	maxTokens: 1000,
-	...(resize ? { inputLimits: { images: { resize } } } : {}),
-});
 
 describe("read: paging a 3000-line file", () => {
 	beforeEach(async () => {
@@ -249,73 +218,6 @@ describe("read: what is not a text file", () => {
 		for (let index = 0; index < bytes.length; index++) bytes[index] = 0x80 + (index % 0x7f);
 		await writeFile(join(folder, "latin.dat"), bytes);
 		expect(text(await read({ path: "latin.dat" }))).toMatch(/^Binary file/);
-	});
-});
-
-describe("read: images", () => {
-	it("resizes a 3000 x 1000 PNG to the default 2000 x 2000 and notes it", async () => {
-		await writeFile(join(folder, "wide.png"), await gradientPng(3000, 1000));
-		const result = await read({ path: "wide.png" });
-		expect(result.content).toHaveLength(2);
-		expect(text(result)).toContain("[Image resized from 3000x1000 to 2000x667 (scale 0.67) to fit the model's limits]");
-		const image = result.content[1];
-		if (image.type !== "image") throw new Error("expected an image block");
-		const metadata = await sharp(Buffer.from(image.data, "base64")).metadata();
-		expect([metadata.width, metadata.height]).toEqual([2000, 667]);
-		expect(result.structuredContent).toMatchObject({ kind: "image", width: 2000, height: 667, originalWidth: 3000 });
-	});
-
-	it("uses the model's image limits, from the options or the call context", async () => {
-		await writeFile(join(folder, "pic.png"), await gradientPng(800, 400));
-		const fromOption = await read(
-			{ path: "pic.png" },
-			{ model: model(["text", "image"], { maxWidth: 400, maxHeight: 400 }) },
-		);
-		expect(fromOption.structuredContent).toMatchObject({ width: 400, height: 200 });
-		const fromContext = await read({ path: "pic.png" }, {}, undefined, {
-			model: model(["text", "image"], { maxWidth: 200, maxHeight: 200 }),
-		});
-		expect(fromContext.structuredContent).toMatchObject({ width: 200, height: 100 });
-		const override = await read({ path: "pic.png" }, { imageResize: () => ({ maxWidth: 100, maxHeight: 100 }) });
-		expect(override.structuredContent).toMatchObject({ width: 100, height: 50 });
-	});
-
-	it("detects an image by content, not by its name", async () => {
-		await writeFile(join(folder, "notes.txt"), await gradientPng(64, 32));
-		const result = await read({ path: "notes.txt" });
-		expect(result.content[1]).toMatchObject({ type: "image", mimeType: "image/png" });
-	});
-
-	it("converts a BMP to PNG", async () => {
-		await writeFile(
-			join(folder, "icon.bmp"),
-			encodeBmp(32, 16, () => [0, 128, 255, 255], { bitsPerPixel: 24 }),
-		);
-		const result = await read({ path: "icon.bmp" });
-		expect(result.content[1]).toMatchObject({ type: "image", mimeType: "image/png" });
-		expect(text(result)).toContain("[Image converted from BMP to PNG]");
-	});
-
-	it("gives a model without image input a text note instead of the image", async () => {
-		await writeFile(join(folder, "shot.png"), await gradientPng(300, 200));
-		const result = await read({ path: "shot.png" }, { model: model(["text"]) });
-		expect(result.content).toHaveLength(1);
-		expect(text(result)).toMatch(/image\/png, 300x200.*does not take images/);
-		expect(result.structuredContent).toMatchObject({ kind: "image", attached: false, width: 300 });
-	});
-
-	it("sends a big image untouched when auto-resize is off", async () => {
-		const png = await gradientPng(2400, 20);
-		await writeFile(join(folder, "strip.png"), png);
-		const result = await read({ path: "strip.png" }, { autoResizeImages: false });
-		expect(result.content[1]).toMatchObject({ type: "image", data: png.toString("base64") });
-	});
-
-	it("is an error for a damaged image", async () => {
-		await writeFile(join(folder, "broken.png"), (await gradientPng(100, 100)).subarray(0, 60));
-		await expect(read({ path: "broken.png" })).rejects.toThrow(
-			/Could not read image .*broken\.png: \[Image could not be decoded/,
-		);
 	});
 });
 
