@@ -53,8 +53,8 @@ export async function answerUnexecutedToolCalls(
 	const messages: ToolResultMessage[] = [];
 	for (const toolCall of toolCalls) {
 		const outcome = errorOutcome(toolCall, text(toolCall));
-		await emitStart(toolCall, emit);
-		await emitEnd(outcome, emit);
+		await emit(startEvent(toolCall));
+		await emit(endEvent(outcome));
 		messages.push(await emitResultMessage(outcome, emit));
 	}
 	return messages;
@@ -76,12 +76,15 @@ async function executeSequentially(
 		} else {
 			let preparation = prepareToolCall(toolCall, environment);
 			if (preparation instanceof Promise) preparation = await preparation;
-			if (isPrepared(preparation)) {
+			if (!isPrepared(preparation)) {
+				outcome = preparation;
+			} else if (environment.signal?.aborted) {
+				// Aborted while beforeToolCall was deciding: the call never starts.
+				outcome = errorOutcome(toolCall, ABORTED_TEXT);
+			} else {
 				const executed = await executePreparedToolCall(preparation, environment.signal, updateSink(toolCall, emit));
 				const finalized = finalizeToolCall(executed, environment);
 				outcome = finalized instanceof Promise ? await finalized : finalized;
-			} else {
-				outcome = preparation;
 			}
 		}
 		pending = emit(endEvent(outcome));
@@ -181,14 +184,6 @@ function endEvent(outcome: AgentToolCallOutcome): AgentEvent {
 		isError: outcome.isError,
 		durationMs: outcome.durationMs,
 	};
-}
-
-async function emitStart(toolCall: AgentToolCall, emit: AgentEventSink): Promise<void> {
-	await emit(startEvent(toolCall));
-}
-
-async function emitEnd(outcome: AgentToolCallOutcome, emit: AgentEventSink): Promise<void> {
-	await emit(endEvent(outcome));
 }
 
 async function emitResultMessage(outcome: AgentToolCallOutcome, emit: AgentEventSink): Promise<ToolResultMessage> {

@@ -136,6 +136,25 @@ describe("tool batches", () => {
 			expect(events.at(-1)?.type).toBe("agent_end");
 		});
 
+		it("does not start a call whose beforeToolCall was still deciding when the signal aborted (sequential)", async () => {
+			const controller = new AbortController();
+			const { state, tool } = concurrencyProbe();
+			const { messages } = await runLoop(
+				[batch(1, 1), { text: "never" }],
+				[tool],
+				{
+					toolExecution: "sequential",
+					beforeToolCall: async () => {
+						controller.abort();
+						return undefined;
+					},
+				},
+				controller.signal,
+			);
+			expect(state.started).toEqual([]);
+			expect(toolResults(messages).map(resultText)).toEqual(["Operation aborted", "Operation aborted"]);
+		});
+
 		it("answers every call when the signal aborts during preflight (parallel)", async () => {
 			const controller = new AbortController();
 			const { state, tool } = concurrencyProbe();
