@@ -40,6 +40,8 @@ interface DecodableSource {
 	/** The EXIF orientation is not upright, so the pixels must be rotated before a model sees them. */
 	needsRotation: boolean;
 	formatName: string;
+	/** Frames of an animated image (only the first is kept when it is re-encoded). */
+	frames: number;
 }
 
 interface Pixels {
@@ -70,7 +72,7 @@ async function openSource(bytes: Buffer, format: ImageFormat | undefined): Promi
 		const bitmap = decodeBmp(bytes);
 		const { width, height, channels } = bitmap;
 		const pipeline = sharp(bitmap.data, { raw: { width, height, channels } });
-		return { pipeline, width, height, hasAlpha: channels === 4, needsRotation: false, formatName: "BMP" };
+		return { pipeline, width, height, hasAlpha: channels === 4, needsRotation: false, formatName: "BMP", frames: 1 };
 	}
 	// Tolerate slightly damaged files (a truncated scan still shows most of a picture).
 	const pipeline = sharp(bytes, { failOn: "error" });
@@ -85,6 +87,7 @@ async function openSource(bytes: Buffer, format: ImageFormat | undefined): Promi
 		hasAlpha: metadata.hasAlpha,
 		needsRotation,
 		formatName: (format ?? metadata.format).toUpperCase(),
+		frames: metadata.pages ?? 1,
 	};
 }
 
@@ -169,6 +172,7 @@ export async function processImageBytes(
 				);
 			}
 			if (!accepted) hints.push(`[Image converted from ${source.formatName} to ${outputFormat.toUpperCase()}]`);
+			if (source.frames > 1) hints.push(`[Animated image: only the first of its ${source.frames} frames is shown]`);
 			const overBudget = attemptCount > 1 || (accepted && scale === 1 && !fitsBudget);
 			if (overBudget && attempt.format === "jpeg")
 				hints.push(

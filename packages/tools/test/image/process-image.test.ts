@@ -61,6 +61,19 @@ describe("processImage", () => {
 		expect(result.hints).toEqual(["[Image converted from TIFF to PNG]"]);
 	});
 
+	it("keeps the first frame of an animated GIF it has to shrink, and says so", async () => {
+		const frames = Buffer.alloc(2400 * 100 * 3 * 3);
+		const frameBytes = frames.length / 3;
+		for (let index = 0; index < frames.length; index++) frames[index] = [250, 5, 128][Math.floor(index / frameBytes)];
+		const gif = await sharp(frames, { raw: { width: 2400, height: 300, channels: 3, pageHeight: 100 } })
+			.gif()
+			.toBuffer();
+		const result = await processImage(asImage(gif, "image/gif"));
+		expect([result.width, result.height]).toEqual([2000, 83]);
+		expect(result.hints).toContain("[Animated image: only the first of its 3 frames is shown]");
+		expect((await pixelAt(decoded(result.image?.data ?? ""), 10, 10))[0]).toBeGreaterThan(200);
+	});
+
 	it("turns a photo upright according to its EXIF orientation", async () => {
 		const jpeg = await sharp(await gradientPng(300, 100))
 			.jpeg()
