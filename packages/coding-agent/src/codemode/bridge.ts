@@ -46,10 +46,19 @@ export interface Bridge {
 
 type Reply = { ok: true; value: unknown } | { ok: false; message: string };
 
+/** The prelude compiled to bytecode by the first VM of the process: later VMs skip parsing it. */
+let preludeBytecode: Uint8Array | undefined;
+
+function evaluatePrelude(vm: QuickJS): JSValueHandle {
+	preludeBytecode ??= vm.compile(GUEST_PRELUDE, "prelude.js");
+	return vm.evalBytecode(preludeBytecode);
+}
+
 /**
  * Installs the script's globals in a fresh VM. Each `tools.<id>(args)` call returns a real promise
- * inside the VM (`vm.newPromise`); the host starts the call at once and, when it settles, resolves
- * that promise and drives the VM's job queue — so `Promise.all` over two tools runs them together.
+ * inside the VM; the host starts the call at once and, when it settles, resolves that promise (through
+ * the prelude's `deliver`, one VM call instead of the several `vm.newPromise` costs) and drives the
+ * VM's job queue — so `Promise.all` over two tools runs them together.
  * Host functions only ever read strings and numbers from the VM: no guest getter runs on the host side.
  * Throws when the VM cannot be set up (e.g. the memory limit is too small for the globals).
  */
@@ -73,38 +82,41 @@ export function installBridge(vm: QuickJS, options: BridgeOptions): Bridge {
 	};
 	const replyHandle = (reply: Reply) => handOver(vm.newString(JSON.stringify(reply)));
 
-	const hostCall = (nameHandle?: JSValueHandle, argsHandle?: JSValueHandle) => {
-		const name = nameHandle?.isString ? nameHandle.toString() : "";
-		const record: CodemodeCallRecord = { name, arguments: parseArguments(argsHandle), status: "running" };
+	const hostCall = (indexHandle?: JSValueHandle, callIdHandle?: JSValueHandle, argsHandle?: JSValueHandle) => {
+		const tool = indexHandle?.isNumber ? options.tools[indexHandle.toNumber()] : undefined;
+		const callId = callIdHandle?.isNumber ? callIdHandle.toNumber() : -1;
+		// Only the prelude calls this, with its own indexes; a string (not an Error) keeps host stacks out of the VM.
+		if (tool === undefined) throw "Unknown tool.";
+		const record: CodemodeCallRecord = { name: tool.name, arguments: parseArguments(argsHandle), status: "running" };
 		calls.push(record);
-		const deferred = vm.newPromise();
 		const startedAt = performance.now();
-		const tool = byName.get(name);
-		const pending: Promise<Reply> = tool
-			? Promise.resolve()
-					.then(() => host.call(name, record.arguments, signal))
-					.then(
-						(outcome) => replyForOutcome(tool, outcome),
-						(error: unknown) => ({ ok: false as const, message: errorText(error) }),
-					)
-			: Promise.resolve({ ok: false, message: `No callable tool named "${name}".` });
-		void pending.then((reply) => {
-			if (record.status !== "running") return;
-			record.status = reply.ok ? "ok" : "error";
-			record.durationMs = Math.round(performance.now() - startedAt);
-			if (!reply.ok) record.error = reply.message;
-			if (listener.isFinished()) return;
-			try {
-				const value = vm.newString(serializeReply(reply));
-				deferred.resolve(value);
-				value.dispose();
-			} catch (error) {
-				listener.crash(error);
-				return;
-			}
-			drive();
-		});
-		return handOver(deferred.handle);
+		void Promise.resolve()
+			.then(() => host.call(tool.name, record.arguments, signal))
+			.then(
+				(outcome) => replyForOutcome(tool, outcome),
+				(error: unknown): Reply => ({ ok: false, message: errorText(error) }),
+			)
+			.then((reply) => {
+				if (record.status !== "running") return;
+				record.status = reply.ok ? "ok" : "error";
+				record.durationMs = Math.round(performance.now() - startedAt);
+				if (!reply.ok) record.error = reply.message;
+				deliver(callId, reply);
+			});
+		return vm.undefined;
+	};
+	/** Resolves the script's promise for one call and runs what it unblocks. */
+	const deliver = (callId: number, reply: Reply) => {
+		if (listener.isFinished()) return;
+		try {
+			vm.withScope(() => {
+				vm.callFunction(deliverFunction, vm.undefined, vm.newNumber(callId), vm.newString(serializeReply(reply)));
+			});
+		} catch (error) {
+			listener.crash(error);
+			return;
+		}
+		drive();
 	};
 	const hostEmit = (textHandle?: JSValueHandle) => {
 		listener.output(textHandle?.isString ? textHandle.toString() : "");
@@ -139,8 +151,8 @@ export function installBridge(vm: QuickJS, options: BridgeOptions): Bridge {
 		return vm.undefined;
 	};
 
-	const run = vm.withScope((scope) => {
-		const setup = vm.evalCode(GUEST_PRELUDE, "prelude.js");
+	const [run, deliverFunction] = vm.withScope((scope) => {
+		const setup = evaluatePrelude(vm);
 		const functions = [hostCall, hostEmit, hostSearch, hostDescribe, hostDone, hostFail].map((callback, index) =>
 			vm.newFunction(`host${index}`, callback),
 		);
@@ -148,15 +160,14 @@ export function installBridge(vm: QuickJS, options: BridgeOptions): Bridge {
 		const listed = options.tools
 			.filter((tool) => tool.exposure !== "deferred")
 			.map(({ name, description }) => ({ name, description }));
-		return scope.escape(
-			vm.callFunction(
-				setup,
-				vm.undefined,
-				...functions,
-				vm.newString(JSON.stringify(toolIds)),
-				vm.newString(JSON.stringify(listed)),
-			),
+		const pair = vm.callFunction(
+			setup,
+			vm.undefined,
+			...functions,
+			vm.newString(JSON.stringify(toolIds)),
+			vm.newString(JSON.stringify(listed)),
 		);
+		return [scope.escape(pair.getProp("0")), scope.escape(pair.getProp("1"))];
 	});
 
 	return {

@@ -1,11 +1,13 @@
 /**
  * JavaScript evaluated inside each fresh VM before the script. It evaluates to a setup function that
  * receives the host functions as arguments (so they never sit on the global object), defines the
- * script's globals and returns `run(main)`. Intrinsics are captured first, so a script that rewrites
- * `JSON`, `Promise.prototype.then` or `String` only confuses itself.
+ * script's globals and returns `[run, deliver]`. Intrinsics are captured first, so a script that
+ * rewrites `JSON`, `Promise.prototype.then` or `String` only confuses itself.
  *
- * Host protocol: `hostCall(name, argsJson)` returns a promise of a reply; `hostSearch(query, limit)`
- * and `hostDescribe(name)` return a reply; a reply is JSON `{ ok: true, value } | { ok: false, message }`.
+ * Host protocol: a tool call creates a real promise in the VM, files its resolver under a call id and
+ * calls `hostCall(toolIndex, callId, argsJson)`; when the host's call settles, the host calls
+ * `deliver(callId, replyJson)` and drives the job queue. `hostSearch(query, limit)` and
+ * `hostDescribe(name)` return a reply directly. A reply is JSON `{ ok: true, value } | { ok: false, message }`.
  * `hostEmit(text)` adds output; `hostDone(text | undefined)` and `hostFail(message, stack, context)`
  * end the script.
  */
@@ -17,8 +19,18 @@ export const GUEST_PRELUDE = String.raw`(function (hostCall, hostEmit, hostSearc
 	const toText = String;
 	const freeze = Object.freeze;
 	const defineProperty = Object.defineProperty;
+	const PromiseClass = Promise;
 	const then = Promise.prototype.then;
 	const apply = Reflect.apply;
+	const pending = Object.create(null);
+	let nextCallId = 0;
+
+	function deliver(callId, replyJson) {
+		const resolve = pending[callId];
+		if (resolve === undefined) return;
+		delete pending[callId];
+		resolve(replyJson);
+	}
 
 	function bigintAsText(key, value) {
 		return typeof value === "bigint" ? toText(value) : value;
@@ -49,7 +61,12 @@ export const GUEST_PRELUDE = String.raw`(function (hostCall, hostEmit, hostSearc
 		const id = entries[index].id;
 		const invoke = async function (args) {
 			const argsJson = stringify(args === undefined ? {} : args, bigintAsText);
-			const reply = parse(await hostCall(name, argsJson));
+			const callId = nextCallId++;
+			const replied = new PromiseClass(function (resolve) {
+				pending[callId] = resolve;
+			});
+			hostCall(index, callId, argsJson);
+			const reply = parse(await replied);
 			if (reply.ok) return reply.value;
 			const error = new ErrorClass(reply.message);
 			error.tool = name;
@@ -95,24 +112,34 @@ export const GUEST_PRELUDE = String.raw`(function (hostCall, hostEmit, hostSearc
 		} catch (ignored) {}
 		hostFail(toText(message), toText(stack), context);
 	}
-	return function run(main) {
-		const started = (async function () {
-			return main();
-		})();
+	function finish(value) {
+		let output;
+		try {
+			output = value === undefined ? undefined : format(value);
+		} catch (error) {
+			fail(error, "while turning the returned value into text");
+			return;
+		}
+		hostDone(output);
+	}
+	function run(main) {
+		let started;
+		try {
+			started = main();
+		} catch (error) {
+			fail(error, "");
+			return;
+		}
+		if (!(started instanceof PromiseClass)) {
+			finish(started);
+			return;
+		}
 		apply(then, started, [
-			function (value) {
-				let output;
-				try {
-					output = value === undefined ? undefined : format(value);
-				} catch (error) {
-					fail(error, "while turning the returned value into text");
-					return;
-				}
-				hostDone(output);
-			},
+			finish,
 			function (error) {
 				fail(error, "");
 			},
 		]);
-	};
+	}
+	return [run, deliver];
 })`;

@@ -32,7 +32,7 @@ export function parseOptionsLine(code: string, limits: ScriptOptionLimits): Opti
 			};
 		}
 	}
-	const first = lines[0] ?? "";
+	const first = (lines[0] ?? "").replace(/\r$/, "");
 	if (!OPTIONS_MARKER.test(first)) return { ok: true, options: {} };
 	const match = /^\s*\/\/\s*@options:(.*)$/.exec(first);
 	if (!match) return { ok: false, problem: 'The options line must read // @options: {"timeout_ms": N, ...}.' };

@@ -1,4 +1,4 @@
-import { JSException, QuickJS } from "quickjs-wasi";
+import { JSException, MAX_STACK_SIZE, QuickJS } from "quickjs-wasi";
 import { type CodemodeCallRecord, installBridge } from "./bridge.js";
 import { parseOptionsLine } from "./options-line.js";
 import { OutputCapture } from "./output.js";
@@ -85,6 +85,8 @@ export async function runCodemodeScript(options: RunCodemodeScriptOptions): Prom
 		vm = await QuickJS.create({
 			wasm: await loadQuickJsModule(),
 			memoryLimit: memoryLimitBytes,
+			// With QuickJS's own stack guard, deep recursion is a RangeError the script can catch.
+			maxStackSize: MAX_STACK_SIZE,
 			interruptHandler: () => {
 				if (Date.now() < deadline) return false;
 				interrupted = true;
@@ -115,6 +117,15 @@ export async function runCodemodeScript(options: RunCodemodeScriptOptions): Prom
 		if (error instanceof JSException || (error instanceof Error && error.name === "InternalError")) {
 			if (/out of memory/i.test(error.message)) return { kind: "out-of-memory" };
 			return { kind: "exception", message: `${error.name}: ${error.message}`, stack: error.stack ?? "", context: "" };
+		}
+		if (error instanceof RangeError && /call stack/i.test(error.message)) {
+			// The host's own stack ran out inside the VM: still the script's doing.
+			return {
+				kind: "exception",
+				message: `RangeError: ${error.message} (the script recursed too deeply)`,
+				stack: "",
+				context: "",
+			};
 		}
 		if (error instanceof Error) return { kind: "crash", message: error.message };
 		return { kind: "crash", message: String(error) };

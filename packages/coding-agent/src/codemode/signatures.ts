@@ -105,7 +105,10 @@ function formatObject(record: Record<string, unknown>, detail: Detail, depth: nu
 	const properties = (typeof record.properties === "object" && record.properties) || {};
 	const required = new Set(Array.isArray(record.required) ? record.required : []);
 	const entries = Object.entries(properties as Record<string, unknown>);
-	const extra = record.additionalProperties;
+	const patterns = record.patternProperties;
+	const patternTypes =
+		typeof patterns === "object" && patterns !== null ? Object.values(patterns as Record<string, unknown>) : [];
+	const extra = patternTypes.length === 1 ? patternTypes[0] : record.additionalProperties;
 	if (entries.length === 0) {
 		if (typeof extra === "object" && extra !== null) {
 			return `Record<string, ${formatType(extra, detail, depth + 1, indent)}>`;

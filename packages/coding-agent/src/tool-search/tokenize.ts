@@ -19,8 +19,11 @@ export function tokenize(text: string): string[] {
 }
 
 function foldPlural(term: string): string {
-	if (term.length <= 3 || term.endsWith("ss") || term.endsWith("us") || term.endsWith("is")) return term;
+	if (term.length <= 3) return term;
 	if (term.endsWith("ies") && term.length > 4) return `${term.slice(0, -3)}y`;
+	if (term.endsWith("sses")) return term.slice(0, -2);
+	if (/(ch|sh|x|z)es$/.test(term)) return term.slice(0, -2);
+	if (term.endsWith("ss") || term.endsWith("us") || term.endsWith("is")) return term;
 	if (term.endsWith("s")) return term.slice(0, -1);
 	return term;
 }
