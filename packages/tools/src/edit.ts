@@ -7,7 +7,7 @@ import { applyChanges, normalizeEdits, planEdits } from "./edit/apply.js";
 import { prepareEditArguments } from "./edit/arguments.js";
 import { unifiedDiff } from "./edit/diff.js";
 import { renderDiffResult, renderErrorResult, resultText } from "./edit/render.js";
-import { decodeTextFile, encodeTextFile, type TextFile } from "./edit/text-file.js";
+import { decodeTextFile, type TextFile } from "./edit/text-file.js";
 import { withFileMutationQueue } from "./mutation-queue.js";
 import { resolveToolPath } from "./paths.js";
 
@@ -160,13 +160,14 @@ export function createEditToolDefinition(
 				throwIfAborted(signal);
 				const file = await readTextFile(operations, path, displayPath);
 				const plan = planEdits(file, edits, displayPath);
-				const data = encodeTextFile(file, applyChanges(file, plan.changes));
+				const data = applyChanges(file, plan.changes);
 				const { diff, firstChangedLine } = unifiedDiff(file.lf, plan.changes, { path: displayPath });
 				throwIfAborted(signal);
 				try {
 					await operations.writeFileAtomic(path, data);
 				} catch (error) {
-					throw describeFileError(error, displayPath);
+					const reason = error instanceof Error ? error.message : String(error);
+					throw new Error(`Could not save ${displayPath} (${reason}); the file was left unchanged.`);
 				}
 				const count = plan.changes.length;
 				const fuzzyNote =

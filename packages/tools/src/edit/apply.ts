@@ -1,5 +1,5 @@
 import { TextMatcher } from "./match.js";
-import { type TextFile, toOriginalOffset, withFileLineEnding } from "./text-file.js";
+import { BOM_BYTES, type TextFile, toOriginalOffset, withFileLineEnding } from "./text-file.js";
 
 /** One requested replacement, as the model sent it. */
 export interface EditInput {
@@ -23,6 +23,9 @@ export interface EditPlan {
 
 const LOOSE_NOTE = "after normalising trailing whitespace, quotes, dashes and spaces";
 
+/** A UTF-16 surrogate without its partner: such an oldText could match inside a character. */
+const UNPAIRED_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
+
 function toLf(text: string): string {
 	return text.includes("\r\n") ? text.replaceAll("\r\n", "\n") : text;
 }
@@ -37,7 +40,9 @@ export function normalizeEdits(edits: readonly EditInput[]): EditInput[] {
 	const normalized = edits.map((edit, index) => {
 		const oldText = toLf(edit.oldText);
 		const newText = toLf(edit.newText);
-		if (oldText.length === 0)
+		if (UNPAIRED_SURROGATE.test(oldText))
+			problems.push(`edits[${index}].oldText contains half of a surrogate pair; send whole characters.`);
+		else if (oldText.length === 0)
 			problems.push(
 				`edits[${index}].oldText is empty; give the exact text to replace (use the write tool to create or replace a whole file).`,
 			);
@@ -93,15 +98,35 @@ export function planEdits(file: TextFile, edits: readonly EditInput[], displayPa
 	return { changes, fuzzyMatches };
 }
 
-/** The file's new text (without BOM): the original with the changes applied, line endings as the file has them. */
-export function applyChanges(file: TextFile, changes: readonly TextChange[]): string {
-	const pieces: string[] = [];
-	let from = 0;
+/**
+ * The file's new bytes: the changes applied, line endings as the file has them. Everything between
+ * changes is copied from the bytes read (BOM included), never decoded and re-encoded, so untouched text
+ * stays byte-for-byte the same and a large file costs one copy.
+ */
+export function applyChanges(file: TextFile, changes: readonly TextChange[]): Buffer {
+	const { bytes, original } = file;
+	const bomBytes = file.bom ? BOM_BYTES : 0;
+	// Valid UTF-8 has as many bytes as UTF-16 units only when every character is ASCII.
+	const ascii = bytes.length - bomBytes === original.length;
+	const pieces: Buffer[] = [];
+	// The first copy starts at byte 0 so that it carries the BOM.
+	let copyFrom = 0;
+	let fromChar = 0;
+	let fromCharByte = bomBytes;
 	for (const change of changes) {
-		pieces.push(file.original.slice(from, toOriginalOffset(file, change.start)));
-		pieces.push(withFileLineEnding(file, change.replacement));
-		from = toOriginalOffset(file, change.end);
+		const start = toOriginalOffset(file, change.start);
+		const end = toOriginalOffset(file, change.end);
+		const startByte = ascii ? bomBytes + start : fromCharByte + utf8Length(original, fromChar, start);
+		const endByte = ascii ? bomBytes + end : startByte + utf8Length(original, start, end);
+		pieces.push(bytes.subarray(copyFrom, startByte), Buffer.from(withFileLineEnding(file, change.replacement), "utf8"));
+		copyFrom = endByte;
+		fromChar = end;
+		fromCharByte = endByte;
 	}
-	pieces.push(file.original.slice(from));
-	return pieces.join("");
+	pieces.push(bytes.subarray(copyFrom));
+	return Buffer.concat(pieces);
+}
+
+function utf8Length(text: string, from: number, to: number): number {
+	return Buffer.byteLength(text.slice(from, to), "utf8");
 }

@@ -5,95 +5,72 @@
  * the file; none of the changes alters the meaning of code.
  */
 
-const SPACE = 0x20;
-const TAB = 0x09;
-const LINE_FEED = 0x0a;
-const APOSTROPHE = 0x27;
-const QUOTE = 0x22;
-const HYPHEN = 0x2d;
+/** Spaces and tabs plus the special spaces (no-break, ogham, en quad … hair, narrow no-break, math, ideographic). */
+const BLANK = " \\t\\u00a0\\u1680\\u2000-\\u200a\\u202f\\u205f\\u3000";
 
-/** The ASCII stand-in for a character, or the character itself. Every replacement is one UTF-16 unit. */
-function looseCharCode(code: number): number {
-	if (code < 0xa0) return code;
-	switch (code) {
-		case 0x2018: // ‘
-		case 0x2019: // ’
-		case 0x201a: // ‚
-		case 0x201b: // ‛
-			return APOSTROPHE;
-		case 0x201c: // “
-		case 0x201d: // ”
-		case 0x201e: // „
-		case 0x201f: // ‟
-			return QUOTE;
-		case 0x2010: // hyphen
-		case 0x2011: // non-breaking hyphen
-		case 0x2012: // figure dash
-		case 0x2013: // en dash
-		case 0x2014: // em dash
-		case 0x2015: // horizontal bar
-		case 0x2212: // minus sign
-			return HYPHEN;
-		case 0x00a0: // no-break space
-		case 0x1680: // ogham space mark
-		case 0x202f: // narrow no-break space
-		case 0x205f: // medium mathematical space
-		case 0x3000: // ideographic space
-			return SPACE;
-		default:
-			// En quad … hair space, thin spaces included.
-			return code >= 0x2000 && code <= 0x200a ? SPACE : code;
-	}
+/**
+ * What the loose form changes: a run of blanks that ends a line (the look-behind makes the run start at
+ * its first blank, so a long run is scanned once), or one character with an ASCII stand-in. Special
+ * spaces inside a line are turned into plain spaces by the second branch.
+ */
+const LOOSENED = new RegExp(
+	`(?<![${BLANK}])([${BLANK}]+)(?=\\n|$)|[\\u00a0\\u1680\\u2000-\\u200a\\u2010-\\u2015\\u2018-\\u201f\\u2212\\u202f\\u205f\\u3000]`,
+	"g",
+);
+
+/** The ASCII stand-in of a character the loose form replaces (each one UTF-16 unit, so positions stay). */
+function standIn(character: string): string {
+	const code = character.charCodeAt(0);
+	if (code >= 0x2018 && code <= 0x201b) return "'"; // ‘ ’ ‚ ‛
+	if (code >= 0x201c && code <= 0x201f) return '"'; // “ ” „ ‟
+	if ((code >= 0x2010 && code <= 0x2015) || code === 0x2212) return "-"; // hyphens, dashes, minus sign
+	return " ";
 }
 
 /**
- * Text in loose form, with `toSource[i]` = the position in the source of the character at `i`, and
- * `toSource[text.length]` = the source length. Dropped trailing whitespace belongs to no character, so
- * a span `[start, end)` of the loose text maps to `[toSource[start], toSource[end])`, which takes in the
- * dropped whitespace when the span ends at a line end.
+ * Text in loose form and the way back to its source. Only dropped line-end blanks move positions:
+ * `dropAt[k]` is the loose position just after the k-th dropped run (its line's `\n`, or the end), and
+ * `droppedUpTo[k]` how many source characters were dropped up to and including that run.
  */
 export interface LooseText {
 	text: string;
-	toSource: Int32Array;
+	dropAt: number[];
+	droppedUpTo: number[];
 }
 
-/** Builds the loose form of `source` together with the map back to it. */
-export function toLooseText(source: string): LooseText {
-	const length = source.length;
-	const codes = new Uint16Array(length);
-	const toSource = new Int32Array(length + 1);
-	let written = 0;
-	// Spaces and tabs seen since the last other character: written only once something follows on the line.
-	let pendingFrom = -1;
-	for (let index = 0; index < length; index++) {
-		const code = looseCharCode(source.charCodeAt(index));
-		if (code === SPACE || code === TAB) {
-			if (pendingFrom === -1) pendingFrom = index;
-			continue;
-		}
-		if (pendingFrom !== -1) {
-			if (code !== LINE_FEED) {
-				for (let pending = pendingFrom; pending < index; pending++) {
-					codes[written] = looseCharCode(source.charCodeAt(pending));
-					toSource[written++] = pending;
-				}
-			}
-			pendingFrom = -1;
-		}
-		codes[written] = code;
-		toSource[written++] = index;
+/**
+ * Maps a position in the loose text back to its source. A position at a line end maps past the dropped
+ * blanks, so a span `[start, end)` that ends at a line end takes them in.
+ */
+export function toSourceOffset(loose: LooseText, offset: number): number {
+	const { dropAt, droppedUpTo } = loose;
+	// The number of drops at or before `offset` (binary search: `dropAt` ascends).
+	let low = 0;
+	let high = dropAt.length;
+	while (low < high) {
+		const middle = (low + high) >>> 1;
+		if (dropAt[middle] <= offset) low = middle + 1;
+		else high = middle;
 	}
-	toSource[written] = length;
-	return { text: fromCharCodes(codes, written), toSource: toSource.subarray(0, written + 1) };
+	return offset + (low === 0 ? 0 : droppedUpTo[low - 1]);
 }
 
-/** `String.fromCharCode` over a large array, in chunks that stay within the engine's argument limit. */
-function fromCharCodes(codes: Uint16Array, length: number): string {
-	const CHUNK = 8192;
-	const pieces: string[] = [];
-	for (let start = 0; start < length; start += CHUNK)
-		pieces.push(String.fromCharCode(...codes.subarray(start, Math.min(start + CHUNK, length))));
-	return pieces.join("");
+/**
+ * Builds the loose form of `source` with one native regular-expression pass: untouched stretches are
+ * copied by the engine, so a large file with few special characters costs little more than a scan.
+ */
+export function toLooseText(source: string): LooseText {
+	const dropAt: number[] = [];
+	const droppedUpTo: number[] = [];
+	let dropped = 0;
+	const text = source.replace(LOOSENED, (match: string, lineEndBlanks: string | undefined, offset: number) => {
+		if (lineEndBlanks === undefined) return standIn(match);
+		dropAt.push(offset - dropped);
+		dropped += match.length;
+		droppedUpTo.push(dropped);
+		return "";
+	});
+	return { text, dropAt, droppedUpTo };
 }
 
 /** The loose form of `text` alone (for the `oldText` of an edit). */

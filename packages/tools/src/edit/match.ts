@@ -1,4 +1,4 @@
-import { type LooseText, looseForm, toLooseText } from "./fuzzy-text.js";
+import { type LooseText, looseForm, toLooseText, toSourceOffset } from "./fuzzy-text.js";
 
 /** Where one `oldText` is in the text, or why it cannot be used. Positions are in the searched text. */
 export type MatchResult =
@@ -36,12 +36,13 @@ export class TextMatcher {
 		const looseNeedle = looseForm(needle);
 		if (looseNeedle.length === 0) return { found: "none" };
 		this.loose ??= toLooseText(this.text);
-		const { text, toSource } = this.loose;
+		const { text } = this.loose;
 		const at = text.indexOf(looseNeedle);
 		if (at === -1) return { found: "none" };
 		const second = text.indexOf(looseNeedle, at + 1);
 		if (second !== -1)
 			return { found: "many", count: 2 + countOccurrences(text, looseNeedle, second + 1), fuzzy: true };
-		return { found: "once", start: toSource[at], end: toSource[at + looseNeedle.length], fuzzy: true };
+		const start = toSourceOffset(this.loose, at);
+		return { found: "once", start, end: toSourceOffset(this.loose, at + looseNeedle.length), fuzzy: true };
 	}
 }

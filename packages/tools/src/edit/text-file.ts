@@ -1,6 +1,8 @@
 import { isUtf8 } from "node:buffer";
 
 const BOM = "\uFEFF";
+/** Size of the UTF-8 byte order mark. */
+export const BOM_BYTES = 3;
 /** How far to look for a NUL byte, the usual sign of a binary file (git looks as far). */
 const BINARY_SNIFF_BYTES = 8000;
 const CARRIAGE_RETURN = 0x0d;
@@ -11,6 +13,8 @@ const CARRIAGE_RETURN = 0x0d;
  * are written back exactly as they were (mixed line endings included).
  */
 export interface TextFile {
+	/** The file's bytes as read. */
+	bytes: Buffer;
 	/** The file started with a UTF-8 byte order mark (kept on write, never part of `original`). */
 	bom: boolean;
 	/** The decoded text after the BOM. */
@@ -37,7 +41,7 @@ export function decodeTextFile(buffer: Buffer): TextFile | TextFileProblem {
 	if (bom) original = original.slice(1);
 	// A byte search is far cheaper than a string scan, and most files have no CR at all.
 	if (buffer.indexOf(CARRIAGE_RETURN) === -1)
-		return { bom, original, lf: original, lineEnding: "\n", removedCarriageReturns: [] };
+		return { bytes: buffer, bom, original, lf: original, lineEnding: "\n", removedCarriageReturns: [] };
 
 	const removedCarriageReturns: number[] = [];
 	const pieces: string[] = [];
@@ -53,7 +57,7 @@ export function decodeTextFile(buffer: Buffer): TextFile | TextFileProblem {
 	pieces.push(original.slice(from));
 	const firstLineFeed = original.indexOf("\n");
 	const lineEnding = firstLineFeed > 0 && original[firstLineFeed - 1] === "\r" ? "\r\n" : "\n";
-	return { bom, original, lf: pieces.join(""), lineEnding, removedCarriageReturns };
+	return { bytes: buffer, bom, original, lf: pieces.join(""), lineEnding, removedCarriageReturns };
 }
 
 /** Maps a position in `file.lf` to the same position in `file.original`. */
@@ -73,9 +77,4 @@ export function toOriginalOffset(file: TextFile, offset: number): number {
 /** Turns the LF line breaks of inserted text into the file's line ending. */
 export function withFileLineEnding(file: TextFile, text: string): string {
 	return file.lineEnding === "\n" ? text : text.replaceAll("\n", "\r\n");
-}
-
-/** Encodes edited text (without BOM) back to the file's bytes. */
-export function encodeTextFile(file: TextFile, text: string): Buffer {
-	return Buffer.from(file.bom ? BOM + text : text, "utf8");
 }

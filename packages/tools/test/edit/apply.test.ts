@@ -13,6 +13,10 @@ describe("normalizeEdits", () => {
 		expect(normalizeEdits([{ oldText: "a\r\nb", newText: "c\r\n" }])).toEqual([{ oldText: "a\nb", newText: "c\n" }]);
 	});
 
+	it("refuses an oldText holding half of a surrogate pair", () => {
+		expect(() => normalizeEdits([{ oldText: "\uD83D", newText: "x" }])).toThrow(/half of a surrogate pair/);
+	});
+
 	it("names every bad edit in one error", () => {
 		expect(() =>
 			normalizeEdits([
@@ -69,11 +73,27 @@ describe("planEdits", () => {
 			],
 			"f",
 		);
-		expect(applyChanges(file, plan.changes)).toBe("AD");
+		expect(applyChanges(file, plan.changes).toString("utf8")).toBe("AD");
 	});
 });
 
 describe("applyChanges", () => {
+	it("copies the untouched bytes around multibyte text, CRLF and a BOM", () => {
+		const file = decode("\uFEFFgrüße\r\n😀 ok “q”\r\nfin é\r\n");
+		const plan = planEdits(
+			file,
+			normalizeEdits([
+				{ oldText: "ok", newText: "très\nbien" },
+				{ oldText: "é", newText: "e" },
+				{ oldText: "grüße", newText: "hi" },
+			]),
+			"f",
+		);
+		expect(applyChanges(file, plan.changes)).toEqual(
+			Buffer.from("\uFEFFhi\r\n😀 très\r\nbien “q”\r\nfin e\r\n", "utf8"),
+		);
+	});
+
 	it("writes untouched CRLF text back as it was and new lines with CRLF", () => {
 		const file = decode("one\r\ntwo\r\nthree\nfour\r\n");
 		const plan = planEdits(
@@ -84,6 +104,6 @@ describe("applyChanges", () => {
 			]),
 			"f",
 		);
-		expect(applyChanges(file, plan.changes)).toBe("one\r\n2\r\n3\n4\r\n4.5\r\n");
+		expect(applyChanges(file, plan.changes).toString("utf8")).toBe("one\r\n2\r\n3\n4\r\n4.5\r\n");
 	});
 });

@@ -22,6 +22,11 @@ describe("TextMatcher", () => {
 		expect(text.slice(result.start, result.end)).toBe("say “hi” \t\n");
 	});
 
+	it("matches a needle with typographic quotes in a file that has plain ones", () => {
+		const text = 'say("hi");\nsay("ho");\n';
+		expect(new TextMatcher(text).match("say(“ho”);")).toEqual({ found: "once", start: 11, end: 21, fuzzy: true });
+	});
+
 	it("reports loose ambiguity and absence", () => {
 		const matcher = new TextMatcher("“a” and “a”");
 		expect(matcher.match('"a"')).toEqual({ found: "many", count: 2, fuzzy: true });

@@ -1,6 +1,24 @@
-import { plainTheme } from "@gantry/extensions";
-import { describe, expect, it } from "vitest";
+import { mkdtemp, rm, writeFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { plainTheme, type Theme, wrapToolDefinition } from "@gantry/extensions";
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { renderDiffResult, renderErrorResult, resultText } from "../../src/edit/render.js";
+import { createEditToolDefinition } from "../../src/edit.js";
+
+let folder: string;
+
+beforeEach(async () => {
+	folder = await mkdtemp(join(tmpdir(), "gantry-edit-render-"));
+});
+
+afterEach(async () => {
+	await rm(folder, { recursive: true, force: true });
+});
+
+async function fileWith(name: string, content: string): Promise<void> {
+	await writeFile(join(folder, name), content);
+}
 
 const theme = {
 	...plainTheme,
@@ -41,5 +59,59 @@ describe("edit rendering helpers", () => {
 			}),
 		).toBe("t");
 		expect(resultText({ content: [] })).toBe("");
+	});
+});
+
+describe("edit tool rendering", () => {
+	const marking: Theme = {
+		bold: (text) => `<b>${text}</b>`,
+		dim: (text) => text,
+		italic: (text) => text,
+		accent: (text) => `<a>${text}</a>`,
+		success: (text) => `<ok>${text}</ok>`,
+		warning: (text) => text,
+		error: (text) => `<err>${text}</err>`,
+		muted: (text) => `<m>${text}</m>`,
+	};
+
+	it("shows the call on one line and the diff coloured by line role", async () => {
+		await fileWith("r.txt", "one\ntwo\n");
+		const definition = createEditToolDefinition(folder);
+		const edits = [
+			{ oldText: "one", newText: "uno" },
+			{ oldText: "two", newText: "dos" },
+		];
+		expect(definition.renderCall?.({ path: "r.txt", edits }, marking)).toBe(
+			"<b>edit</b> <a>r.txt</a><m> (2 edits)</m>",
+		);
+		const result = await wrapToolDefinition(definition).execute("c", { path: "r.txt", edits });
+		const rendered = definition.renderResult?.(result, { expanded: false, isPartial: false }, marking) ?? "";
+		expect(rendered.split("\n")).toEqual([
+			"<ok>Applied 2 edits to r.txt.</ok>",
+			"<a>@@ -1,2 +1,2 @@</a>",
+			"<err>-one</err>",
+			"<err>-two</err>",
+			"<ok>+uno</ok>",
+			"<ok>+dos</ok>",
+		]);
+	});
+
+	it("folds a long diff unless expanded, and shows errors in the error colour", async () => {
+		const lines = Array.from({ length: 40 }, (_, index) => `l${index}`);
+		await fileWith("long.txt", `${lines.join("\n")}\n`);
+		const definition = createEditToolDefinition(folder);
+		const result = await wrapToolDefinition(definition).execute("c", {
+			path: "long.txt",
+			edits: [{ oldText: lines.join("\n"), newText: lines.map((line) => line.toUpperCase()).join("\n") }],
+		});
+		const collapsed = definition.renderResult?.(result, { expanded: false, isPartial: false }, marking) ?? "";
+		const expanded = definition.renderResult?.(result, { expanded: true, isPartial: false }, marking) ?? "";
+		expect(collapsed.split("\n")).toHaveLength(22);
+		expect(collapsed).toContain("<m>… 61 more diff lines (expand to see all)</m>");
+		expect(expanded.split("\n")).toHaveLength(82);
+		const error = { content: [{ type: "text" as const, text: "File not found: x\nmore" }], isError: true };
+		expect(definition.renderResult?.(error, { expanded: false, isPartial: false }, marking)).toBe(
+			"<err>File not found: x</err>",
+		);
 	});
 });
