@@ -209,7 +209,7 @@ export function createReadToolDefinition(
 			"per call; a notice at the end says how to continue (offset is the 1-indexed line to start at, limit the " +
 			"number of lines). Images (JPEG, PNG, GIF, WebP, BMP) are returned as images, scaled to the model's limits. " +
 			"Binary files are reported by size, not shown.",
-		promptSnippet: "read: read a file (text by pages with offset/limit; images are shown)",
+		promptSnippet: "Read a file: text by pages (offset/limit); images are shown to the model",
 		promptGuidelines: [
 			"Use read to look at files instead of cat, head or sed.",
 			"For long files read the part you need with offset and limit; follow the `Use offset=N to continue` notice for more.",
