@@ -2,10 +2,11 @@ import { randomBytes } from "node:crypto";
 import { createWriteStream, type WriteStream } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { StringDecoder } from "node:string_decoder";
 import { DEFAULT_MAX_BYTES, DEFAULT_MAX_LINES, type TruncationResult, truncateTail } from "./truncate.js";
 
 const NEWLINE = 0x0a;
+/** Unwritten bytes of the full-output file above which `push` asks the producer to wait. */
+const FILE_HIGH_WATER_MARK = 1024 * 1024;
 
 export interface OutputAccumulatorOptions {
 	/** Most lines the returned tail keeps. Default `DEFAULT_MAX_LINES`. */
@@ -37,9 +38,13 @@ export interface OutputSnapshot {
 }
 
 /**
- * Collects streamed output (e.g. a command's stdout and stderr) with bounded memory: bytes are decoded
- * as UTF-8 across chunk boundaries, only a tail of about twice the byte limit is kept in memory, and once
- * the output passes a limit the complete output is streamed to a file (mode 0600) in `tempDir`.
+ * Collects streamed output (e.g. a command's stdout and stderr) with bounded memory: only the last bytes
+ * (a little over twice the byte limit) are kept, and once the output passes a limit the complete output
+ * is streamed, byte for byte, to a file (mode 0600) in `tempDir`. The kept bytes are decoded as UTF-8 only
+ * when a snapshot is taken, as one contiguous run, so a character split across chunks is never mangled
+ * and a flood costs no per-chunk string work.
+ *
+ * Chunks are kept by reference: do not reuse a Buffer after passing it to `push`.
  *
  * @example
  * const accumulator = new OutputAccumulator({ filePrefix: "gantry-bash" });
@@ -51,13 +56,13 @@ export class OutputAccumulator {
 	readonly maxBytes: number;
 	private readonly tempDir: string;
 	private readonly filePrefix: string;
-	/** The tail is cut back to this many UTF-16 units (at least as many bytes) once it is twice as long. */
-	private readonly keepChars: number;
-	private readonly decoder = new StringDecoder("utf8");
-	private parts: string[] = [];
-	private partsLength = 0;
-	/** Raw chunks held until the output passes a limit (then written to the file and dropped). */
-	private pending: Buffer[] = [];
+	/** Old chunks are dropped only while at least this many bytes stay (whole lines of the tail fit in it). */
+	private readonly keepBytes: number;
+	/** The kept chunks are `chunks[head..]`; dropping advances `head` (the array is compacted now and then). */
+	private chunks: Buffer[] = [];
+	private head = 0;
+	private keptBytes = 0;
+	private dropped = false;
 	private file: WriteStream | undefined;
 	private filePath: string | undefined;
 	private fileError: Error | undefined;
@@ -71,7 +76,7 @@ export class OutputAccumulator {
 		this.maxBytes = options.maxBytes ?? DEFAULT_MAX_BYTES;
 		this.tempDir = options.tempDir ?? tmpdir();
 		this.filePrefix = options.filePrefix ?? "gantry-output";
-		this.keepChars = 2 * this.maxBytes;
+		this.keepBytes = 2 * this.maxBytes;
 	}
 
 	/** Bytes received so far. */
@@ -94,10 +99,15 @@ export class OutputAccumulator {
 		return this.fileError ? undefined : this.filePath;
 	}
 
-	/** Adds a chunk. Never throws for I/O: a failing full-output file is reported by `snapshot`/`finish`. */
-	push(chunk: Buffer): void {
+	/**
+	 * Adds a chunk. Returns false when the full-output file has fallen more than 1 MiB behind: the producer
+	 * should then wait for `drained()` before pushing more, which keeps memory bounded on a slow disk.
+	 * Never throws for I/O (a failing full-output file is reported by `snapshot`/`finish`); throws when
+	 * called after `finish`.
+	 */
+	push(chunk: Buffer): boolean {
 		if (this.finished) throw new Error("OutputAccumulator.push called after finish()");
-		if (chunk.length === 0) return;
+		if (chunk.length === 0) return true;
 		this.bytes += chunk.length;
 		let index = chunk.indexOf(NEWLINE);
 		while (index !== -1) {
@@ -106,25 +116,58 @@ export class OutputAccumulator {
 		}
 		this.endsWithNewline = chunk[chunk.length - 1] === NEWLINE;
 
+		this.chunks.push(chunk);
+		this.keptBytes += chunk.length;
+		let writable = true;
 		if (this.file) {
-			if (!this.fileError) this.file.write(chunk);
-		} else if (this.truncated) this.spill(chunk);
-		else this.pending.push(chunk);
+			if (!this.fileError) writable = this.file.write(chunk);
+		} else if (this.truncated) {
+			// Nothing was dropped yet (that needs twice the byte limit), so the kept chunks are the whole output.
+			this.spill();
+		}
+		this.dropOldChunks();
+		return writable;
+	}
 
-		this.appendText(this.decoder.write(chunk));
+	/** Settles once the full-output file has caught up (at once when it is not behind). Never rejects. */
+	drained(): Promise<void> {
+		const file = this.file;
+		if (!file?.writableNeedDrain || this.fileError) return Promise.resolve();
+		return new Promise((resolve) => {
+			const done = () => {
+				file.off("drain", done);
+				file.off("close", done);
+				resolve();
+			};
+			file.on("drain", done);
+			file.on("close", done);
+		});
 	}
 
 	/** The tail of the output so far, for progress updates. Cheap enough to call every 100 ms. */
 	snapshot(): OutputSnapshot {
-		const text = this.tailText();
+		return this.buildSnapshot(this.finished ? this.keptText() : this.keptText(true));
+	}
+
+	/** Writes out the full-output file, then returns the final snapshot. Never rejects. */
+	async finish(): Promise<OutputSnapshot> {
+		if (!this.finished) {
+			this.finished = true;
+			const file = this.file;
+			if (file) await closeStream(file);
+		}
+		return this.snapshot();
+	}
+
+	private buildSnapshot(text: string): OutputSnapshot {
 		const totalBytes = this.bytes;
 		const totalLines = this.totalLines;
 		const base = { fullOutputPath: this.fullOutputPath, fullOutputError: this.fileError, totalBytes, totalLines };
 		const tail = truncateTail(text, { maxLines: this.maxLines, maxBytes: this.maxBytes });
 		if (!this.truncated) return { ...base, output: text, truncated: false, truncation: tail };
-		// The kept tail starts on a line boundary and holds more than the byte limit, so cutting it gives the
-		// same text as cutting the whole output; only the totals (and, when the tail happened to fit, the
-		// reason for the cut) come from the counters.
+		// The kept text starts on a line boundary and holds more than the byte limit, so cutting it gives the
+		// same text as cutting the whole output; only the totals (and, when the kept text happened to fit,
+		// the reason for the cut) come from the counters.
 		if (tail.truncated) {
 			const truncation = { ...tail, totalBytes, totalLines };
 			return { ...base, output: tail.content, truncated: true, truncation };
@@ -137,53 +180,61 @@ export class OutputAccumulator {
 		return { ...base, output: content, truncated: true, truncation };
 	}
 
-	/** Flushes the decoder and the full-output file, then returns the final snapshot. Never rejects. */
-	async finish(): Promise<OutputSnapshot> {
-		if (!this.finished) {
-			this.finished = true;
-			this.appendText(this.decoder.end());
-			const file = this.file;
-			if (file) await closeStream(file);
-		}
-		return this.snapshot();
-	}
-
-	private spill(chunk: Buffer): void {
+	private spill(): void {
 		this.filePath = join(this.tempDir, `${this.filePrefix}-${randomBytes(8).toString("hex")}.log`);
-		const file = createWriteStream(this.filePath, { flags: "wx", mode: 0o600 });
+		const file = createWriteStream(this.filePath, { flags: "wx", mode: 0o600, highWaterMark: FILE_HIGH_WATER_MARK });
 		file.on("error", (error) => {
 			this.fileError = error;
 		});
-		for (const buffered of this.pending) file.write(buffered);
-		file.write(chunk);
-		this.pending = [];
+		for (let index = this.head; index < this.chunks.length; index++) file.write(this.chunks[index]);
 		this.file = file;
 	}
 
-	private appendText(text: string): void {
-		if (text === "") return;
-		this.parts.push(text);
-		this.partsLength += text.length;
-		if (this.partsLength > 2 * this.keepChars) this.compact();
+	private dropOldChunks(): void {
+		while (this.keptBytes - this.chunks[this.head].length >= this.keepBytes) {
+			this.keptBytes -= this.chunks[this.head].length;
+			this.head++;
+			this.dropped = true;
+		}
+		if (this.head > 64 && this.head * 2 > this.chunks.length) {
+			this.chunks = this.chunks.slice(this.head);
+			this.head = 0;
+		}
 	}
 
-	private tailText(): string {
-		if (this.parts.length === 0) return "";
-		if (this.parts.length > 1) this.parts = [this.parts.join("")];
-		return this.parts[0];
+	/**
+	 * The kept bytes as text. When older output was dropped, it starts after the first newline (or, in one
+	 * over-long line, on the first whole character). `withoutPartialEnd` leaves out a character whose last
+	 * bytes have not arrived yet.
+	 */
+	private keptText(withoutPartialEnd = false): string {
+		if (this.head >= this.chunks.length) return "";
+		const kept =
+			this.head === 0 && this.chunks.length === 1 ? this.chunks[0] : Buffer.concat(this.chunks.slice(this.head));
+		if (this.head > 0 || this.chunks.length > 1) {
+			this.chunks = [kept];
+			this.head = 0;
+		}
+		let start = 0;
+		if (this.dropped) {
+			const newline = kept.indexOf(NEWLINE);
+			if (newline !== -1 && newline < kept.length - 1) start = newline + 1;
+			else while (start < kept.length && (kept[start] & 0xc0) === 0x80) start++;
+		}
+		const end = withoutPartialEnd ? completeLength(kept) : kept.length;
+		return kept.toString("utf8", start, Math.max(start, end));
 	}
+}
 
-	/** Drops everything before the first line that starts within the last `keepChars` units (amortised O(1) per unit). */
-	private compact(): void {
-		const text = this.tailText();
-		const from = text.length - this.keepChars;
-		const newline = text.indexOf("\n", from - 1);
-		// Without a line boundary the kept text is one over-long line, of which only the tail is ever shown.
-		const start = newline === -1 || newline === text.length - 1 ? from : newline + 1;
-		const kept = text.slice(start);
-		this.parts = [kept];
-		this.partsLength = kept.length;
+/** The length of `bytes` without a trailing UTF-8 sequence that is still missing bytes. */
+function completeLength(bytes: Buffer): number {
+	for (let back = 1; back <= Math.min(4, bytes.length); back++) {
+		const byte = bytes[bytes.length - back];
+		if ((byte & 0xc0) === 0x80) continue; // a continuation byte: keep looking for the lead byte
+		const needed = byte >= 0xf0 ? 4 : byte >= 0xe0 ? 3 : byte >= 0xc0 ? 2 : 1;
+		return needed > back ? bytes.length - back : bytes.length;
 	}
+	return bytes.length;
 }
 
 function closeStream(stream: WriteStream): Promise<void> {

@@ -142,6 +142,30 @@ describe("OutputAccumulator", () => {
 		expect(snapshot.fullOutputPath).toBeDefined();
 	});
 
+	it("leaves a character whose last bytes have not arrived out of a snapshot", async () => {
+		const accumulator = new OutputAccumulator({ tempDir });
+		accumulator.push(Buffer.from([0x61, 0x62, 0xe2, 0x82]));
+		expect(accumulator.snapshot().output).toBe("ab");
+		accumulator.push(Buffer.from([0xac]));
+		expect(accumulator.snapshot().output).toBe("ab€");
+		expect((await accumulator.finish()).output).toBe("ab€");
+	});
+
+	it("asks the producer to wait while the full-output file is behind", async () => {
+		const accumulator = new OutputAccumulator({ tempDir });
+		const chunk = Buffer.alloc(64 * 1024, "x\n");
+		let refused = 0;
+		for (let index = 0; index < 64; index++) {
+			if (!accumulator.push(chunk)) {
+				refused++;
+				await accumulator.drained();
+			}
+		}
+		expect(refused).toBeGreaterThan(0);
+		const result = await accumulator.finish();
+		expect((await stat(result.fullOutputPath!)).size).toBe(64 * chunk.length);
+	});
+
 	it("reports a full-output file it could not write instead of failing", async () => {
 		const accumulator = new OutputAccumulator({ tempDir: join(tempDir, "missing"), maxLines: 1 });
 		accumulator.push(Buffer.from("a\nb\nc\n"));

@@ -92,13 +92,15 @@ export async function runShellCommand(options: RunShellCommandOptions): Promise<
 		});
 	};
 	let settled = false;
-	const onData = (data: Buffer) => {
-		if (settled) return;
-		accumulator.push(data);
-		if (!onUpdate || updateTimer) return;
-		const wait = lastUpdate + BASH_UPDATE_THROTTLE_MS - performance.now();
-		if (wait <= 0) sendUpdate();
-		else updateTimer = setTimeout(sendUpdate, wait);
+	const onData = (data: Buffer): Promise<void> | undefined => {
+		if (settled) return undefined;
+		const keepGoing = accumulator.push(data);
+		if (onUpdate && !updateTimer) {
+			const wait = lastUpdate + BASH_UPDATE_THROTTLE_MS - performance.now();
+			if (wait <= 0) sendUpdate();
+			else updateTimer = setTimeout(sendUpdate, wait);
+		}
+		return keepGoing ? undefined : accumulator.drained();
 	};
 
 	let exit: Awaited<ReturnType<ShellOperations["exec"]>>;
@@ -110,7 +112,11 @@ export async function runShellCommand(options: RunShellCommandOptions): Promise<
 			env: options.env,
 		});
 	} catch (error) {
-		if (!controller.signal.aborted) throw error;
+		if (!controller.signal.aborted) {
+			settled = true;
+			await accumulator.finish();
+			throw error;
+		}
 		exit = { exitCode: null };
 	} finally {
 		settled = true;

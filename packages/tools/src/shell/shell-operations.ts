@@ -4,8 +4,12 @@ import { DEFAULT_KILL_GRACE_MS, killProcessTree } from "./kill-process-tree.js";
 
 /** Options of one `ShellOperations.exec` call. */
 export interface ShellExecOptions {
-	/** Receives stdout and stderr chunks, merged in arrival order. Must not throw. */
-	onData: (data: Buffer) => void;
+	/**
+	 * Receives stdout and stderr chunks, merged in arrival order. Must not throw. When it returns a
+	 * promise, the implementation should stop reading until it settles (flow control: the consumer is
+	 * still saving earlier output).
+	 */
+	onData: (data: Buffer) => Promise<void> | undefined;
 	/**
 	 * Aborts the command: the implementation kills every process the command started and settles only
 	 * once they are gone. The shell core also aborts it when `timeout` passes.
@@ -47,13 +51,14 @@ export interface LocalShellOperationsOptions {
 	/** Milliseconds between SIGTERM and SIGKILL when a command is killed. Default 500. */
 	killGraceMs?: number;
 	/**
-	 * How long to keep reading after the shell exited, when a background process it left still holds the
-	 * output open. Default 100 ms; output written after that is not collected.
+	 * After the shell exited, a background process it left may still hold the output open: reading goes on
+	 * while output keeps arriving within each `drainMs` (at most 20 times), then stops. Default 100 ms.
 	 */
 	drainMs?: number;
 }
 
 const DEFAULT_DRAIN_MS = 100;
+const MAX_BUSY_DRAIN_CHECKS = 20;
 
 /**
  * Local `ShellOperations`: spawns the invocation with execa as the leader of a new process group, stdin
@@ -81,17 +86,38 @@ export function createLocalShellOperations(
 				stripFinalNewline: false,
 				windowsHide: true,
 			});
-			subprocess.stdout.on("data", onData);
-			subprocess.stderr.on("data", onData);
+			const streams = [subprocess.stdout, subprocess.stderr];
+			let paused = false;
+			let receivedSinceCheck = false;
+			const onChunk = (chunk: Buffer) => {
+				receivedSinceCheck = true;
+				const wait = onData(chunk);
+				if (!wait || paused) return;
+				paused = true;
+				for (const stream of streams) stream.pause();
+				const resume = () => {
+					paused = false;
+					for (const stream of streams) stream.resume();
+				};
+				wait.then(resume, resume);
+			};
+			for (const stream of streams) stream.on("data", onChunk);
 			const pid = subprocess.pid;
 
-			let stopDraining: NodeJS.Timeout | undefined;
 			const stopReading = () => {
-				subprocess.stdout.destroy();
-				subprocess.stderr.destroy();
+				for (const stream of streams) stream.destroy();
+			};
+			let drainTimer: NodeJS.Timeout | undefined;
+			let busyChecks = 0;
+			const checkDrained = () => {
+				const busy = paused || (receivedSinceCheck && busyChecks++ < MAX_BUSY_DRAIN_CHECKS);
+				receivedSinceCheck = false;
+				if (busy) drainTimer = setTimeout(checkDrained, drainMs);
+				else stopReading();
 			};
 			subprocess.once("exit", () => {
-				stopDraining = setTimeout(stopReading, drainMs);
+				receivedSinceCheck = false;
+				drainTimer = setTimeout(checkDrained, drainMs);
 			});
 			let killing: Promise<void> | undefined;
 			const onAbort = () => {
@@ -107,7 +133,7 @@ export function createLocalShellOperations(
 				if (typeof result.exitCode === "number") return { exitCode: result.exitCode };
 				throw await startFailure(file, cwd, result.originalMessage ?? result.message ?? "no exit code");
 			} finally {
-				clearTimeout(stopDraining);
+				clearTimeout(drainTimer);
 				signal?.removeEventListener("abort", onAbort);
 			}
 		},
