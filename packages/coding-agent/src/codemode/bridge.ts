@@ -92,17 +92,16 @@ export function installBridge(vm: QuickJS, options: BridgeOptions): Bridge {
 		const startedAt = performance.now();
 		void Promise.resolve()
 			.then(() => host.call(tool.name, record.arguments, signal))
-			.then(
-				(outcome) => replyForOutcome(tool, outcome),
-				(error: unknown): Reply => ({ ok: false, message: errorText(error) }),
-			)
+			.then((outcome) => replyForOutcome(tool, outcome))
+			.catch((error: unknown): Reply => ({ ok: false, message: errorText(error) }))
 			.then((reply) => {
 				if (record.status !== "running") return;
 				record.status = reply.ok ? "ok" : "error";
 				record.durationMs = Math.round(performance.now() - startedAt);
 				if (!reply.ok) record.error = reply.message;
 				deliver(callId, reply);
-			});
+			})
+			.catch((error: unknown) => listener.crash(error));
 		return vm.undefined;
 	};
 	/** Resolves the script's promise for one call and runs what it unblocks. */

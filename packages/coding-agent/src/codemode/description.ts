@@ -37,7 +37,7 @@ export function codemodeBaseDescription(options: CodemodeDescriptionOptions): st
 		"`code` is the body of an async function (top-level await and return work). Inside it:",
 		'- `await tools.<name>(args)` calls a tool (characters not valid in an identifier become `_`; `tools["raw name"]` works too). It resolves to the tool\'s structured result when its signature shows one, else to its text; a failing tool rejects with an Error carrying its error text. Calls already made are not undone when the script fails.',
 		"- `text(value)` and `console.log/info/warn/error(...)` add to the output (non-strings as JSON); a returned value is added too.",
-		"- `ALL_TOOLS` ({ name, description }[]), `searchTools(query, { limit })` (ranked matches, including tools not listed) and `describeTool(name)` (description and parameters).",
+		"- `ALL_TOOLS` ({ name, description }[] of every tool a script can call, listed here or not), `searchTools(query, { limit })` (ranked matches, including tools found only by search) and `describeTool(name)` (description and parameters).",
 		"There is no require, import, process, fetch, filesystem, network or timers.",
 		`Limits: ${seconds} s of run time, ${mebibytes} MiB of memory, ${options.maxOutputTokens} tokens of output (head and tail kept, the full output saved to a file). A first line \`// @options: {"timeout_ms": N, "max_output_tokens": N}\` changes the time and output limits for one script.`,
 	].join("\n");
@@ -49,7 +49,13 @@ export function codemodeBaseDescription(options: CodemodeDescriptionOptions): st
  */
 export function buildCodemodeDescription(tools: readonly DescribedTool[], options: CodemodeDescriptionOptions): string {
 	const base = codemodeBaseDescription(options);
-	if (tools.length === 0) return `${base}\n\nNo tools are callable from scripts right now.`;
+	if (tools.length === 0) {
+		const none =
+			options.mode === "only"
+				? "No tools are callable from scripts right now."
+				: "No tools are reached only through scripts right now; ALL_TOOLS lists the tools a script can call.";
+		return `${base}\n\n${none}`;
+	}
 	const budget = options.budget ?? DEFAULT_DESCRIPTION_BUDGET;
 	const perEntry = Math.max(MIN_ENTRY_LENGTH, Math.floor(budget / tools.length));
 	const entries: string[] = [];

@@ -64,10 +64,7 @@ export class OutputCapture {
 
 	/** Closes the file (if any) and returns what the result shows. Call once. */
 	finish(): CapturedOutput {
-		if (this.#file !== undefined) {
-			closeSync(this.#file);
-			this.#file = undefined;
-		}
+		if (this.#file !== undefined) this.#stopFile(undefined);
 		if (!this.#spilled) return { text: this.#chunks.join(""), truncated: false, totalChars: this.#length };
 		const head = snapHeadToLine(this.#head);
 		const tail = snapTailToLine(this.#tail);
@@ -121,8 +118,9 @@ export class OutputCapture {
 		}
 	}
 
-	#stopFile(problem: string): void {
-		this.#fileProblem = problem;
+	/** Closes the file; `problem` says why it stopped early (undefined when the output simply ended). */
+	#stopFile(problem: string | undefined): void {
+		this.#fileProblem ??= problem;
 		const file = this.#file;
 		this.#file = undefined;
 		try {

@@ -155,6 +155,7 @@ export async function runCodemodeScript(options: RunCodemodeScriptOptions): Prom
 		deadline = Date.now() + timeoutMs;
 		timer = setTimeout(() => finish({ kind: "timeout" }), timeoutMs);
 		options.signal?.addEventListener("abort", onAbort, { once: true });
+		if (options.signal?.aborted) onAbort();
 		let main: ReturnType<QuickJS["evalCode"]> | undefined;
 		try {
 			main = vm.evalCode(`${SCRIPT_PREFIX}${options.code}\n})`, "script.js");

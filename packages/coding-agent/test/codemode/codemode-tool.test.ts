@@ -122,6 +122,14 @@ describe("the description", () => {
 		expect(changes?.hiddenDeclarations).toEqual(["read_file"]);
 	});
 
+	test("says when no tool is reached only through scripts", () => {
+		const onlyDirect: TestTool[] = [{ tool: directTool, exposure: "direct" }];
+		const text = definition().prepareLoadout?.(makeLoadout(onlyDirect, ["read_file", "codemode"]))?.descriptions
+			?.codemode;
+		expect(text).toContain("No tools are reached only through scripts right now");
+		expect(text).not.toContain("tools.read_file(");
+	});
+
 	test("stays within its budget and says which tools and details it left out", () => {
 		const many: TestTool[] = Array.from({ length: 60 }, (_, index) => ({
 			tool: makeTool(
