@@ -139,7 +139,7 @@ export function createEditToolDefinition(
 		label: "Edit",
 		description:
 			"Edit a file by replacing exact text. Each edit's oldText must occur exactly once in the file (if no exact match exists, trailing whitespace, typographic quotes, Unicode dashes and special spaces are ignored). All edits are matched against the original file and must not overlap; if any fails, nothing is written. Line endings and a byte order mark are kept.",
-		promptSnippet: "edit: replace exact text in a file (several non-overlapping replacements per call)",
+		promptSnippet: "Replace exact text in a file (several non-overlapping replacements per call)",
 		promptGuidelines: [
 			"Read a file before editing it, and copy oldText exactly from what you read, including indentation.",
 			"Make each oldText unique by including a few surrounding lines; keep it as short as that allows.",

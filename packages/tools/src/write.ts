@@ -120,7 +120,7 @@ export function createWriteToolDefinition(
 		label: "Write",
 		description:
 			"Write a file: creates it (and any missing parent folders) or replaces its whole content. The write is atomic, and an existing file keeps its permissions.",
-		promptSnippet: "write: create or overwrite a whole file (parent folders are created)",
+		promptSnippet: "Create or overwrite a whole file (parent folders are created)",
 		promptGuidelines: ["Use write for new files and complete rewrites; to change part of an existing file, use edit."],
 		parameters: writeSchema,
 		outputSchema: writeOutputSchema,
