@@ -4,9 +4,21 @@
 // compared with calling `execute` directly in a plain async loop. Runs against dist (build first).
 import { execFileSync } from "node:child_process";
 import { fileURLToPath } from "node:url";
-import { createFauxModel, stream } from "@gantry/ai";
 import { Type } from "@sinclair/typebox";
-import { agentLoop } from "../dist/index.js";
+
+const { createFauxModel, stream, agentLoop } = await loadBuilt();
+
+/** The benchmark measures the built code; say how to build it instead of failing with a resolve error. */
+async function loadBuilt() {
+	try {
+		const ai = await import("@gantry/ai");
+		const agent = await import("../dist/index.js");
+		return { createFauxModel: ai.createFauxModel, stream: ai.stream, agentLoop: agent.agentLoop };
+	} catch (error) {
+		console.error(`Build first (from the repo root: pnpm --filter @gantry/agent... build): ${error.message}`);
+		process.exit(1);
+	}
+}
 
 const CALLS = 10_000;
 const BATCH = 10;

@@ -127,7 +127,10 @@ export class Agent {
 		return this.#running ?? Promise.resolve();
 	}
 
-	/** Queues a message injected after the current tool calls complete, before the next model request. */
+	/**
+	 * Queues a message injected after the current tool calls complete, before the next model request.
+	 * Queued while idle, it joins the next run right after that run's prompt.
+	 */
 	steer(message: AgentMessage): void {
 		this.#steering.push(message);
 	}

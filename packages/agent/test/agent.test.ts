@@ -202,6 +202,23 @@ describe("Agent", () => {
 		expect(agent.state.messages[5]).toMatchObject({ content: "one more thing" });
 	});
 
+	it("clearQueues() drops queued steering and follow-up messages", async () => {
+		const agent = new Agent({ initialState: { model: createFauxModel([{ text: "ok" }]) } });
+		agent.steer(userMessage("steer"));
+		agent.followUp(userMessage("follow"));
+		agent.clearQueues();
+		await agent.prompt("go");
+		expect(roles(agent)).toEqual(["user", "assistant"]);
+	});
+
+	it("joins a steering message queued while idle to the next run, after its prompt", async () => {
+		const model = createFauxModel([{ text: "ok" }]);
+		const agent = new Agent({ initialState: { model } });
+		agent.steer(userMessage("also check the tests"));
+		await agent.prompt("review this");
+		expect(model.calls[0].messages.map((message) => message.content)).toEqual(["review this", "also check the tests"]);
+	});
+
 	it("rejects a second prompt while running, and continue() without anything to continue", async () => {
 		const agent = new Agent({ initialState: { model: createFauxModel([{ text: "ok" }, { text: "again" }]) } });
 		await expect(agent.continue()).rejects.toMatchObject({ code: "nothing_to_continue" });
