@@ -98,6 +98,30 @@ async function interleavedMedians(cases, rounds, afterEach = async () => {}) {
 	return Object.fromEntries(names.map((name) => [name, median(times[name])]));
 }
 
+/**
+ * 200 sequential echo calls through the tool and 200 raw spawns, alternating call by call so load bursts on
+ * this shared machine hit both alike; the median over `rounds` of each side's total.
+ */
+async function echoMedians(rounds) {
+	const totals = { gantry: [], raw: [] };
+	for (let round = 0; round < rounds; round++) {
+		let gantry = 0;
+		let raw = 0;
+		for (let call = 0; call < ECHO_CALLS; call++) {
+			let start = performance.now();
+			await gantryRun("echo hi");
+			gantry += performance.now() - start;
+			start = performance.now();
+			await rawEcho();
+			raw += performance.now() - start;
+		}
+		totals.gantry.push(gantry);
+		totals.raw.push(raw);
+	}
+	const median = (values) => values.sort((a, b) => a - b)[Math.floor(values.length / 2)];
+	return { gantry: median(totals.gantry), raw: median(totals.raw) };
+}
+
 /** Child mode: run one flood case once and report peak RSS growth and the returned text size. */
 async function measureMemory(name) {
 	await clearTemp();
@@ -114,18 +138,8 @@ async function memoryOf(name) {
 
 async function main() {
 	await clearTemp();
-	const echo = await interleavedMedians(
-		{
-			gantry: async () => {
-				for (let call = 0; call < ECHO_CALLS; call++) await gantryRun("echo hi");
-			},
-			raw: async () => {
-				for (let call = 0; call < ECHO_CALLS; call++) await rawEcho();
-			},
-		},
-		5,
-	);
-	const flood = await interleavedMedians(floodCases, 5, clearTemp);
+	const echo = await echoMedians(7);
+	const flood = await interleavedMedians(floodCases, 9, clearTemp);
 	const memory = {};
 	for (const name of ["gantry", "keepTail", "cat"]) memory[name] = await memoryOf(name);
 	await rm(tempDir, { recursive: true, force: true });

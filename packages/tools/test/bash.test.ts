@@ -79,7 +79,7 @@ describe("bash tool", () => {
 
 	it("merges stdout and stderr in the order they were written", async () => {
 		const result = await run({
-			command: "echo one; sleep 0.05; echo two >&2; sleep 0.05; echo three; sleep 0.05; echo four >&2",
+			command: "echo one; sleep 0.1; echo two >&2; sleep 0.1; echo three; sleep 0.1; echo four >&2",
 		});
 		expect(textOf(result)).toBe("one\ntwo\nthree\nfour");
 	});
