@@ -12,39 +12,42 @@ import { fileURLToPath, pathToFileURL } from "node:url";
 
 const packageDir = dirname(dirname(fileURLToPath(import.meta.url)));
 
-/** Loads the built codemode module, or transpiles the sources of codemode and tool-search to plain JS. */
+/** The sources the codemode module is built from, relative to src/. */
+function sourceFiles() {
+	const files = ["errors.ts"];
+	for (const folder of ["codemode", "tool-search"]) {
+		for (const name of readdirSync(join(packageDir, "src", folder)))
+			if (name.endsWith(".ts")) files.push(`${folder}/${name}`);
+	}
+	return files;
+}
+
+/** Whether every source file is older than its built counterpart in dist/. */
+function isUpToDate() {
+	return sourceFiles().every((file) => {
+		const target = join(packageDir, "dist", file.replace(/\.ts$/, ".js"));
+		return existsSync(target) && statSync(target).mtimeMs >= statSync(join(packageDir, "src", file)).mtimeMs;
+	});
+}
+
+/** Loads the built codemode module, or transpiles its sources to plain JS in .bench-work/. */
 async function loadCodemode() {
 	const built = join(packageDir, "dist", "codemode", "index.js");
 	if (existsSync(built) && isUpToDate()) return { module: await import(pathToFileURL(built).href), from: "dist" };
 	const ts = createRequire(import.meta.url)("typescript");
 	const outDir = join(packageDir, ".bench-work");
-	for (const folder of ["codemode", "tool-search"]) {
-		const source = join(packageDir, "src", folder);
-		mkdirSync(join(outDir, folder), { recursive: true });
-		for (const file of readdirSync(source).filter((name) => name.endsWith(".ts"))) {
-			const output = ts.transpileModule(readFileSync(join(source, file), "utf8"), {
-				compilerOptions: { module: ts.ModuleKind.ESNext, target: ts.ScriptTarget.ES2023, verbatimModuleSyntax: true },
-			});
-			writeFileSync(join(outDir, folder, file.replace(/\.ts$/, ".js")), output.outputText);
-		}
+	for (const file of sourceFiles()) {
+		const output = ts.transpileModule(readFileSync(join(packageDir, "src", file), "utf8"), {
+			compilerOptions: { module: ts.ModuleKind.ESNext, target: ts.ScriptTarget.ES2023, verbatimModuleSyntax: true },
+		});
+		const target = join(outDir, file.replace(/\.ts$/, ".js"));
+		mkdirSync(dirname(target), { recursive: true });
+		writeFileSync(target, output.outputText);
 	}
 	return {
 		module: await import(pathToFileURL(join(outDir, "codemode", "index.js")).href),
 		from: "sources (transpiled)",
 	};
-}
-
-/** Whether every source file of codemode and tool-search is older than its built counterpart. */
-function isUpToDate() {
-	for (const folder of ["codemode", "tool-search"]) {
-		for (const file of readdirSync(join(packageDir, "src", folder)).filter((name) => name.endsWith(".ts"))) {
-			const target = join(packageDir, "dist", folder, file.replace(/\.ts$/, ".js"));
-			if (!existsSync(target) || statSync(target).mtimeMs < statSync(join(packageDir, "src", folder, file)).mtimeMs) {
-				return false;
-			}
-		}
-	}
-	return true;
 }
 
 function median(values) {
@@ -112,7 +115,7 @@ const warmScript = await measure(() => run("return 1;"), 30);
 // Nested calls: 100 awaited one after the other, and 100 at once, minus an empty script and the host's own cost.
 const sequential = "for (let index = 0; index < 100; index++) await tools.noop({});";
 const parallel = "await Promise.all(Array.from({ length: 100 }, () => tools.noop({})));";
-for (let index = 0; index < 5; index++) {
+for (let index = 0; index < 40; index++) {
 	await run(sequential);
 	await run(parallel);
 }

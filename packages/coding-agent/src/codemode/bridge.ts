@@ -91,7 +91,11 @@ export function installBridge(vm: QuickJS, options: BridgeOptions): Bridge {
 		calls.push(record);
 		const startedAt = performance.now();
 		void Promise.resolve()
-			.then(() => host.call(tool.name, record.arguments, signal))
+			.then(() => {
+				// A call the script fired without waiting for does not start once the script has ended.
+				if (listener.isFinished()) throw new Error("The script ended before the call started.");
+				return host.call(tool.name, record.arguments, signal);
+			})
 			.then((outcome) => replyForOutcome(tool, outcome))
 			.catch((error: unknown): Reply => ({ ok: false, message: errorText(error) }))
 			.then((reply) => {

@@ -1,6 +1,7 @@
 import type { AgentToolResult } from "@gantry/agent";
 import type { ExtensionToolContext, ToolDefinition, ToolLoadout } from "@gantry/extensions";
 import { type Static, Type } from "@sinclair/typebox";
+import { CodingAgentError } from "../errors.js";
 import type { CodemodeCallRecord } from "./bridge.js";
 import { buildCodemodeDescription, codemodeBaseDescription, type DescribedTool } from "./description.js";
 import {
@@ -60,15 +61,16 @@ export interface CodemodeToolOptions {
  * The `codemode` builtin: runs the model's script in the QuickJS sandbox, calling tools through
  * `ctx.executeTool` (so validation, hooks, permissions and nested-call records apply). Exposure
  * `model-only`, inactive until named, `executionMode` unset. A failed script is an `isError` result
- * (it does not throw); the call throws only when it has no tool context. Throws a `TypeError` at
- * creation for a bad mode or a limit that is not a positive number.
+ * (it does not throw); the call throws only when it has no tool context. Throws a `CodingAgentError`
+ * (`invalid_option`) at creation for a bad mode or a limit that is not a positive number.
  */
 export function createCodemodeToolDefinition(
 	options: CodemodeToolOptions,
 ): ToolDefinition<typeof codemodeSchema, CodemodeToolDetails> {
 	const mode = options.mode ?? "on";
-	if (mode !== "on" && mode !== "only")
-		throw new TypeError(`codemode: mode must be "on" or "only" (got ${String(mode)})`);
+	if (mode !== "on" && mode !== "only") {
+		throw new CodingAgentError("invalid_option", `codemode: mode must be "on" or "only" (got ${String(mode)})`);
+	}
 	const limits = {
 		timeoutMs: positive("timeoutMs", options.timeoutMs, DEFAULT_CODEMODE_TIMEOUT_MS),
 		memoryLimitBytes: positive("memoryLimitBytes", options.memoryLimitBytes, DEFAULT_CODEMODE_MEMORY_LIMIT_BYTES),
@@ -138,7 +140,7 @@ function listedTools(loadout: ToolLoadout, mode: "on" | "only", catalog: Codemod
 function positive(name: string, value: number | undefined, fallback: number): number {
 	if (value === undefined) return fallback;
 	if (typeof value !== "number" || !Number.isFinite(value) || value <= 0) {
-		throw new TypeError(`codemode: ${name} must be a positive number (got ${String(value)})`);
+		throw new CodingAgentError("invalid_option", `codemode: ${name} must be a positive number (got ${String(value)})`);
 	}
 	return value;
 }

@@ -172,8 +172,9 @@ export async function runCodemodeScript(options: RunCodemodeScriptOptions): Prom
 	} finally {
 		clearTimeout(timer);
 		options.signal?.removeEventListener("abort", onAbort);
-		for (const call of calls) if (call.status === "running") call.status = "unfinished";
-		controller.abort();
+		const running = calls.filter((call) => call.status === "running");
+		for (const call of running) call.status = "unfinished";
+		if (running.length > 0) controller.abort();
 		vm.dispose();
 	}
 	return buildResult(ending ?? { kind: "crash", message: "the script ended without a result" }, capture, [...calls], {

@@ -84,7 +84,9 @@ describe("the codemode tool definition", () => {
 	});
 
 	test("rejects a bad mode or limit when created", () => {
-		expect(() => createCodemodeToolDefinition({ tempDir: temp.path, mode: "off" as "on" })).toThrow(TypeError);
+		expect(() => createCodemodeToolDefinition({ tempDir: temp.path, mode: "off" as "on" })).toThrow(
+			expect.objectContaining({ name: "CodingAgentError", code: "invalid_option" }),
+		);
 		expect(() => createCodemodeToolDefinition({ tempDir: temp.path, timeoutMs: 0 })).toThrow(/timeoutMs/);
 		expect(() => createCodemodeToolDefinition({ tempDir: temp.path, memoryLimitBytes: -1 })).toThrow(
 			/memoryLimitBytes/,

@@ -1,7 +1,8 @@
 import { readFileSync } from "node:fs";
+import { Type } from "@sinclair/typebox";
 import { afterEach, beforeEach, describe, expect, test } from "vitest";
 import { type RunCodemodeScriptOptions, runCodemodeScript } from "../../src/codemode/index.js";
-import { createTestHost, makeTempDir, standardTools } from "./fixtures.js";
+import { createTestHost, makeTempDir, makeTool, standardTools } from "./fixtures.js";
 
 let temp: ReturnType<typeof makeTempDir>;
 let host: ReturnType<typeof createTestHost>;
@@ -260,5 +261,27 @@ describe("tools", () => {
 		expect(result.error).toBe("Script aborted.");
 		expect(result.output).toBe("started");
 		expect(result.calls).toEqual([expect.objectContaining({ name: "hang", status: "unfinished" })]);
+	});
+});
+
+describe("calls the script does not wait for", () => {
+	test("are aborted when the script ends, and reported as unfinished", async () => {
+		const signals: AbortSignal[] = [];
+		const watch = makeTool("watch", "Waits until aborted.", Type.Object({}), (_params, signal) => {
+			if (signal) signals.push(signal);
+			return new Promise(() => {});
+		});
+		const result = await runCodemodeScript({
+			code: "const pending = tools.watch({});\nawait tools.echo({ text: 'x' });\nreturn 'done';",
+			tools: createTestHost([...standardTools(), { tool: watch }]),
+			tempDir: temp.path,
+		});
+		expect(result.ok).toBe(true);
+		expect(result.calls.map((call) => [call.name, call.status])).toEqual([
+			["watch", "unfinished"],
+			["echo", "ok"],
+		]);
+		expect(signals).toHaveLength(1);
+		expect(signals[0].aborted).toBe(true);
 	});
 });
