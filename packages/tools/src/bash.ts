@@ -60,7 +60,7 @@ export function createBashToolDefinition(
 		name: "bash",
 		label: "bash",
 		description: `Run a bash command in the working directory (bash -c). stdout and stderr are returned merged, in the order they were written; stdin is closed. Output is cut to its last ${DEFAULT_MAX_LINES} lines or ${formatSize(DEFAULT_MAX_BYTES)}, whichever comes first; the complete output is then saved to a file whose path is given. A non-zero exit code is reported as an error together with the output. Optional timeout in seconds; on timeout the command and every process it started are killed.`,
-		promptSnippet: "bash: run shell commands (build, test, git, search, file operations)",
+		promptSnippet: "Run shell commands (build, test, git, search, file operations)",
 		promptGuidelines: [
 			"Use bash for builds, tests, git and other command-line work; prefer the read, edit and write tools for viewing and changing files.",
 			"Give long-running bash commands a timeout, and redirect or filter verbose output (e.g. `| tail -50`).",

@@ -64,7 +64,7 @@ export function createPowerShellToolDefinition(
 		name: "powershell",
 		label: "PowerShell",
 		description: `Run a PowerShell command in the working directory (pwsh -NoProfile -NonInteractive -Command). All output streams are returned merged, in the order they were written; there is no interactive input. Output is cut to its last ${DEFAULT_MAX_LINES} lines or ${formatSize(DEFAULT_MAX_BYTES)}, whichever comes first; the complete output is then saved to a file whose path is given. A non-zero exit code is reported as an error together with the output. Optional timeout in seconds; on timeout the command and every process it started are killed.`,
-		promptSnippet: "powershell: run PowerShell commands (pwsh)",
+		promptSnippet: "Run PowerShell commands (pwsh)",
 		promptGuidelines: [
 			"Use powershell for Windows-specific or PowerShell-native work; it runs pwsh without a profile and without interactive input.",
 			"Give long-running powershell commands a timeout, and filter verbose output (e.g. `| Select-Object -Last 50`).",
