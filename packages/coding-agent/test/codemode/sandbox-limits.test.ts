@@ -52,6 +52,12 @@ describe("time limit", () => {
 		expect(result.error).toContain("Script timed out");
 	});
 
+	test("catastrophic regular expression backtracking is stopped too", async () => {
+		const result = await run("return /(a+)+$/.test('a'.repeat(40) + 'b');", { timeoutMs: 200 });
+		expect(result.error).toContain("Script timed out");
+		await expectNextScriptWorks();
+	});
+
 	test("the options line sets the time limit of one script", async () => {
 		const result = await run('// @options: {"timeout_ms": 150}\nwhile (true) {}', { timeoutMs: 60_000 });
 		expect(result.error).toContain("Script timed out after 150 ms");
