@@ -1,0 +1,194 @@
+import { usageError } from "./errors.js";
+
+/** How a run talks to the person: a prompt line, the final answer on stdout, or every event as JSON. */
+export type CliMode = "interactive" | "print" | "json";
+
+/** The parsed command line. */
+export interface CliOptions {
+	/** `"tools"` for `gantry tools`, else `"run"`. */
+	command: "run" | "tools";
+	/** The prompt given as arguments (joined with spaces). */
+	prompt?: string;
+	provider?: string;
+	model?: string;
+	baseUrl?: string;
+	apiKey?: string;
+	/** `--tools` allowlist. */
+	tools?: string[];
+	/** `--exclude-tools` denylist. */
+	excludeTools?: string[];
+	noTools: boolean;
+	/** `-e/--extension` paths, in order. */
+	extensions: string[];
+	session?: string;
+	continue: boolean;
+	cwd?: string;
+	yes: boolean;
+	demo: boolean;
+	/** `--mode`, or `"print"` for `-p`; undefined lets the program choose. */
+	mode?: CliMode;
+	/** `gantry tools --json`. */
+	json: boolean;
+	help: boolean;
+	version: boolean;
+}
+
+type OptionSpec = { name: string; short?: string; kind: "string" | "list" | "repeat" | "flag" };
+
+const OPTIONS: readonly OptionSpec[] = [
+	{ name: "provider", kind: "string" },
+	{ name: "model", kind: "string" },
+	{ name: "base-url", kind: "string" },
+	{ name: "api-key", kind: "string" },
+	{ name: "tools", kind: "list" },
+	{ name: "exclude-tools", kind: "list" },
+	{ name: "no-tools", kind: "flag" },
+	{ name: "extension", short: "e", kind: "repeat" },
+	{ name: "session", kind: "string" },
+	{ name: "continue", short: "c", kind: "flag" },
+	{ name: "cwd", kind: "string" },
+	{ name: "yes", short: "y", kind: "flag" },
+	{ name: "demo", kind: "flag" },
+	{ name: "mode", kind: "string" },
+	{ name: "print", short: "p", kind: "flag" },
+	{ name: "json", kind: "flag" },
+	{ name: "help", short: "h", kind: "flag" },
+	{ name: "version", short: "v", kind: "flag" },
+];
+
+const MODES: readonly CliMode[] = ["interactive", "print", "json"];
+
+function findOption(token: string): OptionSpec | undefined {
+	if (token.startsWith("--")) return OPTIONS.find((option) => option.name === token.slice(2));
+	return OPTIONS.find((option) => option.short !== undefined && option.short === token.slice(1));
+}
+
+/** A comma list: trimmed names, empty entries dropped; at least one name. */
+function parseList(option: string, value: string): string[] {
+	const names = value
+		.split(",")
+		.map((name) => name.trim())
+		.filter((name) => name !== "");
+	if (names.length === 0) throw usageError(`--${option} needs at least one tool name, e.g. --${option} read,grep`);
+	return names;
+}
+
+/**
+ * Parses `gantry [options] [prompt…]` and `gantry tools [--json]`. `--name=value` and `--name value`
+ * both work; `--` ends the options. Throws a `usage` `CliError` (exit code 2) for unknown options,
+ * missing or bad values and options that do not go together.
+ */
+export function parseCliArguments(argv: readonly string[]): CliOptions {
+	const values = new Map<string, string>();
+	const lists = new Map<string, string[]>();
+	const flags = new Set<string>();
+	const positionals: string[] = [];
+	for (let index = 0; index < argv.length; index++) {
+		const token = argv[index];
+		if (token === "--") {
+			positionals.push(...argv.slice(index + 1));
+			break;
+		}
+		if (!token.startsWith("-") || token === "-") {
+			positionals.push(token);
+			continue;
+		}
+		const equals = token.startsWith("--") ? token.indexOf("=") : -1;
+		const name = equals === -1 ? token : token.slice(0, equals);
+		const option = findOption(name);
+		if (!option) throw usageError(`Unknown option ${name}`);
+		if (option.kind === "flag") {
+			if (equals !== -1) throw usageError(`--${option.name} takes no value`);
+			flags.add(option.name);
+			continue;
+		}
+		let value: string | undefined;
+		if (equals !== -1) value = token.slice(equals + 1);
+		else {
+			const next = argv[index + 1];
+			if (next !== undefined && !(next.startsWith("-") && next !== "-")) {
+				value = next;
+				index++;
+			}
+		}
+		if (value === undefined || value === "") throw usageError(`${name} needs a value`);
+		if (option.kind === "string") {
+			if (values.has(option.name)) throw usageError(`--${option.name} was given twice`);
+			values.set(option.name, value);
+		} else if (option.kind === "list") {
+			lists.set(option.name, [...(lists.get(option.name) ?? []), ...parseList(option.name, value)]);
+		} else {
+			lists.set(option.name, [...(lists.get(option.name) ?? []), value]);
+		}
+	}
+	return buildOptions(values, lists, flags, positionals);
+}
+
+function buildOptions(
+	values: Map<string, string>,
+	lists: Map<string, string[]>,
+	flags: Set<string>,
+	positionals: string[],
+): CliOptions {
+	const command = positionals[0] === "tools" ? "tools" : "run";
+	const words = command === "tools" ? positionals.slice(1) : positionals;
+	if (command === "tools" && words.length > 0) throw usageError(`gantry tools takes no arguments (got "${words[0]}")`);
+	const prompt = words.length > 0 ? words.join(" ") : undefined;
+	const modeValue = values.get("mode");
+	if (modeValue !== undefined && !MODES.includes(modeValue as CliMode)) {
+		throw usageError(`--mode must be one of ${MODES.join(", ")} (got "${modeValue}")`);
+	}
+	let mode = modeValue as CliMode | undefined;
+	if (flags.has("print")) {
+		if (mode !== undefined && mode !== "print") throw usageError(`-p/--print cannot be combined with --mode ${mode}`);
+		mode = "print";
+	}
+	const options: CliOptions = {
+		command,
+		prompt,
+		provider: values.get("provider"),
+		model: values.get("model"),
+		baseUrl: values.get("base-url"),
+		apiKey: values.get("api-key"),
+		tools: lists.get("tools"),
+		excludeTools: lists.get("exclude-tools"),
+		noTools: flags.has("no-tools"),
+		extensions: lists.get("extension") ?? [],
+		session: values.get("session"),
+		continue: flags.has("continue"),
+		cwd: values.get("cwd"),
+		yes: flags.has("yes"),
+		demo: flags.has("demo"),
+		mode,
+		json: flags.has("json"),
+		help: flags.has("help"),
+		version: flags.has("version"),
+	};
+	checkCombinations(options);
+	return options;
+}
+
+function checkCombinations(options: CliOptions): void {
+	if (options.json && options.command !== "tools") {
+		throw usageError("--json only goes with `gantry tools` (for a run, use --mode json)");
+	}
+	if (options.session !== undefined && options.continue)
+		throw usageError("Use either --session or --continue, not both");
+	if (options.baseUrl !== undefined) {
+		let url: URL | undefined;
+		try {
+			url = new URL(options.baseUrl);
+		} catch {
+			url = undefined;
+		}
+		if (!url || (url.protocol !== "http:" && url.protocol !== "https:")) {
+			throw usageError(`--base-url must be an http(s) URL, e.g. http://127.0.0.1:11434/v1 (got "${options.baseUrl}")`);
+		}
+	}
+	if (options.demo && options.command === "tools") throw usageError("--demo cannot be combined with `gantry tools`");
+	if (options.demo && options.prompt !== undefined) throw usageError("--demo plays its own prompt; drop the prompt");
+	if (options.demo && options.mode !== undefined) throw usageError("--demo cannot be combined with --mode or -p");
+	if (options.command === "tools" && options.mode !== undefined) {
+		throw usageError("`gantry tools` has no --mode (use --json for JSON)");
+	}
+}

@@ -1,0 +1,84 @@
+import { type CliMode, type CliOptions, parseCliArguments } from "./args.js";
+import { CliError, usageError } from "./errors.js";
+import { helpText } from "./help.js";
+import { type CliIo, processIo, readAll } from "./io.js";
+import { readVersion } from "./package-info.js";
+
+// The session stack takes about a second to load, so it is imported only once a run needs it:
+// --help, --version and usage errors answer at once.
+
+/**
+ * Runs the `gantry` command line and resolves to its exit code: 0 on success, 1 when the model or the
+ * setup failed, 2 for bad usage, 130 when Ctrl-C stopped a print or JSON run. Never rejects: errors are
+ * printed to stderr as one line (`gantry: …`).
+ */
+export async function runCli(argv: readonly string[], io: CliIo = processIo()): Promise<number> {
+	try {
+		const options = parseCliArguments(argv);
+		if (options.help) {
+			io.stdout.write(helpText(readVersion()));
+			return 0;
+		}
+		if (options.version) {
+			io.stdout.write(`${readVersion()}\n`);
+			return 0;
+		}
+		if (options.command === "tools") {
+			const { runToolsCommand } = await import("./commands/tools.js");
+			return await runToolsCommand(options, io.stdout);
+		}
+		if (options.demo) {
+			const { runDemo } = await import("./demo/run-demo.js");
+			return await runDemo(options, io);
+		}
+		return await runSession(options, io);
+	} catch (error) {
+		if (error instanceof CliError) {
+			io.stderr.write(`gantry: ${error.message}\n`);
+			return error.exitCode;
+		}
+		io.stderr.write(
+			`gantry: unexpected error: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`,
+		);
+		return 1;
+	}
+}
+
+/** Interactive without a prompt on a terminal; print mode otherwise (the prompt may come on stdin). */
+function chooseMode(options: CliOptions, io: CliIo): CliMode {
+	if (options.mode !== undefined) return options.mode;
+	return options.prompt === undefined && io.stdin.isTTY === true ? "interactive" : "print";
+}
+
+async function runSession(options: CliOptions, io: CliIo): Promise<number> {
+	const mode = chooseMode(options, io);
+	const { resolveWorkingFolder, openSession } = await import("./session-factory.js");
+	const { requireApiKey, selectModel } = await import("./model-selection.js");
+	const { chooseSessionFile } = await import("./sessions.js");
+	const cwd = resolveWorkingFolder(options.cwd);
+	let prompt = options.prompt;
+	if (mode !== "interactive" && prompt === undefined) {
+		if (io.stdin.isTTY) throw usageError(`${mode === "json" ? "--mode json" : "Print mode"} needs a prompt`);
+		prompt = (await readAll(io.stdin)).trim();
+		if (prompt === "") throw usageError("No prompt: pass one as an argument or on stdin");
+	}
+	const selected = selectModel(options, io.env);
+	requireApiKey(selected);
+	const session = chooseSessionFile(options, cwd);
+	const setup = { options, cwd, model: selected.model, apiKey: selected.apiKey };
+	if (mode === "interactive") {
+		const { runInteractiveMode } = await import("./modes/interactive.js");
+		return runInteractiveMode({ ...setup, io, session, initialPrompt: prompt });
+	}
+	const agentSession = await openSession({ ...setup, sessionFile: session.path });
+	try {
+		if (mode === "json") {
+			const { runJsonMode } = await import("./modes/json.js");
+			return await runJsonMode(agentSession, prompt as string, io);
+		}
+		const { runPrintMode } = await import("./modes/print.js");
+		return await runPrintMode(agentSession, prompt as string, io);
+	} finally {
+		await agentSession.dispose();
+	}
+}

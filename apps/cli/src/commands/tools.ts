@@ -1,0 +1,24 @@
+import type { CliOptions } from "../args.js";
+import { selectModel } from "../model-selection.js";
+import { openSession, resolveWorkingFolder } from "../session-factory.js";
+import { formatToolTable, listTools } from "../tool-list.js";
+import { themeFor } from "../tui/theme.js";
+
+/**
+ * `gantry tools [--json]`: every registered tool (builtins, extensions) with its exposure, whether it is
+ * active and callable, its annotations and source — after `--tools`, `--exclude-tools`, `--no-tools` and
+ * `-e`. Needs no API key and writes no session file.
+ */
+export async function runToolsCommand(options: CliOptions, stdout: NodeJS.WriteStream): Promise<number> {
+	const cwd = resolveWorkingFolder(options.cwd);
+	const { model } = selectModel(options);
+	const session = await openSession({ options, cwd, model });
+	try {
+		const entries = listTools(session);
+		if (options.json) stdout.write(`${JSON.stringify(entries, null, 2)}\n`);
+		else stdout.write(`${formatToolTable(entries, themeFor(stdout)).join("\n")}\n`);
+		return 0;
+	} finally {
+		await session.dispose();
+	}
+}

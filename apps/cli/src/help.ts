@@ -1,0 +1,47 @@
+/** The text of `gantry --help`. */
+export function helpText(version: string): string {
+	return `gantry ${version} — a coding agent in your terminal
+
+Usage
+  gantry [options]                 interactive session (needs a terminal)
+  gantry [options] "prompt"        run one prompt, print the answer (also: -p, or a prompt on stdin)
+  gantry --mode json "prompt"      every session event as one JSON line
+  gantry tools [--json]            list every registered tool
+  gantry --demo                    offline demo: a scripted model fixes a bug in a sample project
+
+Model
+  --provider <name>       openai or anthropic (default: from --model, else openai, or anthropic when
+                          only ANTHROPIC_API_KEY is set)
+  --model <id>            model id (default: gpt-4.1 / claude-sonnet-4-5)
+  --base-url <url>        any OpenAI-compatible server (Ollama, vLLM, llama.cpp): any --model id works;
+                          add --provider anthropic for an Anthropic-compatible one
+  --api-key <key>         API key (default: OPENAI_API_KEY or ANTHROPIC_API_KEY)
+
+Tools
+  --tools <a,b>           only these tools (names or * patterns); named ones start active,
+                          e.g. --tools read,grep,find,ls
+  --exclude-tools <a,b>   never these tools (beats --tools)
+  --no-tools              no builtin tools (extension tools still load)
+  -e, --extension <path>  load an extension (.ts or .js, no build step); repeatable
+  -y, --yes               run tools that change things without asking
+
+Session
+  --session <file>        use this JSONL transcript (resumed when it exists)
+  -c, --continue          resume the latest session of this folder
+  --cwd <folder>          work in this folder (default: the current one)
+  --mode <mode>           interactive, print or json
+  -p, --print             print mode: run the prompt, final answer on stdout, tool activity on stderr
+
+  -h, --help              this help
+  -v, --version           the version
+
+Sessions are saved under ~/.gantry/sessions/<folder>/. Interactive commands: /tools, /tools on <name>,
+/tools off <name>, /session, /help, /exit. Ctrl-C aborts a run; Ctrl-C twice at an empty prompt exits.
+
+Examples
+  OPENAI_API_KEY=sk-... gantry "Why does the build fail?"
+  gantry --provider anthropic --model claude-sonnet-4-5
+  gantry --provider openai --base-url http://127.0.0.1:11434/v1 --model qwen3:8b
+  gantry -e examples/extensions/protected-paths.ts --yes "Tidy up the README"
+`;
+}

@@ -1,0 +1,106 @@
+import { createOpenAICompatibleModel, getApiKeyVariable, getModel, getModels, type Model } from "@gantry/ai";
+import { CliError, usageError } from "./errors.js";
+
+/** The model options of the command line. */
+export interface ModelChoice {
+	provider?: string;
+	model?: string;
+	baseUrl?: string;
+	apiKey?: string;
+}
+
+/** The model to use, its key (undefined for servers that need none), and the variable the key came from. */
+export interface SelectedModel {
+	model: Model;
+	apiKey?: string;
+	/** Set when the endpoint needs a key and none was found: the one-line error to show. */
+	missingKey?: string;
+}
+
+const DEFAULT_MODELS: Record<string, string> = { openai: "gpt-4.1", anthropic: "claude-sonnet-4-5" };
+
+function knownProviders(): string[] {
+	return [...new Set(getModels().map((model) => model.provider))];
+}
+
+/**
+ * Picks the model from `--provider`, `--model`, `--base-url` and `--api-key`:
+ * - with `--base-url`, any `--model` id is accepted and the endpoint speaks OpenAI chat completions,
+ *   unless `--provider anthropic` (then the Anthropic Messages API); no key is required;
+ * - without it, the model comes from the catalogue: `--model` alone finds its provider, `--provider`
+ *   alone takes that provider's default, neither takes OpenAI's default (Anthropic's when only
+ *   `ANTHROPIC_API_KEY` is set), and a key is required.
+ *
+ * Throws a `usage` `CliError` for an unknown provider or model. A missing key is not thrown but returned
+ * as `missingKey`, so commands that never call the model (`gantry tools`) still work.
+ */
+export function selectModel(choice: ModelChoice, env: NodeJS.ProcessEnv = process.env): SelectedModel {
+	if (choice.baseUrl !== undefined) return selectCustomEndpoint(choice, env);
+	const provider = choice.provider ?? inferProvider(choice.model, env);
+	if (!knownProviders().includes(provider)) {
+		throw usageError(
+			`Unknown provider "${provider}" (known: ${knownProviders().join(", ")}; for other servers pass --base-url)`,
+		);
+	}
+	const id = choice.model ?? DEFAULT_MODELS[provider];
+	let model: Model;
+	try {
+		model = getModel(provider, id);
+	} catch (error) {
+		throw usageError(error instanceof Error ? error.message : String(error));
+	}
+	const variable = getApiKeyVariable(provider);
+	const apiKey = choice.apiKey ?? (variable ? nonEmpty(env[variable]) : undefined);
+	if (apiKey !== undefined) return { model, apiKey };
+	return {
+		model,
+		missingKey: `No API key for ${provider}: set ${variable ?? "the provider's key variable"} or pass --api-key`,
+	};
+}
+
+function selectCustomEndpoint(choice: ModelChoice, env: NodeJS.ProcessEnv): SelectedModel {
+	const baseUrl = choice.baseUrl as string;
+	if (choice.model === undefined) {
+		throw usageError(`--base-url needs --model <id> (the id the server knows, e.g. qwen3:8b)`);
+	}
+	const provider = choice.provider ?? "openai-compatible";
+	const variable = getApiKeyVariable(provider);
+	const apiKey = choice.apiKey ?? (variable ? nonEmpty(env[variable]) : undefined);
+	if (provider === "anthropic") {
+		const template = getModels("anthropic")[0];
+		const model: Model = {
+			...template,
+			id: choice.model,
+			name: choice.model,
+			baseUrl: baseUrl.replace(/\/v1\/?$/, ""),
+		};
+		return apiKey === undefined ? { model } : { model, apiKey };
+	}
+	const model = createOpenAICompatibleModel({ baseUrl, id: choice.model, provider });
+	return apiKey === undefined ? { model } : { model, apiKey };
+}
+
+/** The provider of a catalogue model id; without an id, the provider whose key is set (OpenAI first). */
+function inferProvider(id: string | undefined, env: NodeJS.ProcessEnv): string {
+	if (id !== undefined) {
+		const found = getModels().find((model) => model.id === id);
+		if (!found) {
+			const known = getModels()
+				.map((model) => model.id)
+				.join(", ");
+			throw usageError(`Unknown model "${id}" (known: ${known}; for other models pass --base-url)`);
+		}
+		return found.provider;
+	}
+	if (nonEmpty(env.OPENAI_API_KEY) === undefined && nonEmpty(env.ANTHROPIC_API_KEY) !== undefined) return "anthropic";
+	return "openai";
+}
+
+function nonEmpty(value: string | undefined): string | undefined {
+	return value === undefined || value === "" ? undefined : value;
+}
+
+/** Throws the missing-key error of a selection, if any (`missing_api_key`, exit code 1). */
+export function requireApiKey(selected: SelectedModel): void {
+	if (selected.missingKey !== undefined) throw new CliError("missing_api_key", selected.missingKey);
+}

@@ -1,0 +1,143 @@
+import type { AgentSession } from "@gantry/coding-agent";
+import type { Theme } from "@gantry/extensions";
+import { usageError } from "../errors.js";
+import type { CliIo } from "../io.js";
+import { readVersion } from "../package-info.js";
+import { openSession, type SessionSetup } from "../session-factory.js";
+import type { SessionFileChoice } from "../sessions.js";
+import { KeyInput } from "../tui/key-input.js";
+import { LineEditor } from "../tui/line-editor.js";
+import { LiveScreen } from "../tui/live-screen.js";
+import { SessionView } from "../tui/session-view.js";
+import { runSlashCommand } from "../tui/slash-commands.js";
+import { TerminalUI } from "../tui/terminal-ui.js";
+import { themeFor } from "../tui/theme.js";
+
+/** What interactive mode starts from. */
+export interface InteractiveSetup extends Omit<SessionSetup, "ui" | "sessionFile"> {
+	io: CliIo;
+	session: SessionFileChoice;
+	/** A prompt to run first (`gantry --mode interactive "prompt"`). */
+	initialPrompt?: string;
+}
+
+const PROMPT = "› ";
+
+/**
+ * Interactive mode: a prompt line; each prompt runs with assistant text streaming and tool frames drawn
+ * live; Ctrl-C aborts the run, twice at an empty prompt (or Ctrl-D) exits; permission questions are
+ * answered on the terminal; slash commands inspect and change the session.
+ */
+export async function runInteractiveMode(setup: InteractiveSetup): Promise<number> {
+	const { io } = setup;
+	if (!io.stdin.isTTY || !io.stdout.isTTY) {
+		throw usageError("Interactive mode needs a terminal; pass a prompt (or -p) to run without one");
+	}
+	const stdout = io.stdout;
+	const theme = themeFor(stdout, io.env);
+	const screen = new LiveScreen(stdout);
+	const keys = new KeyInput(io.stdin);
+	let abortRun: (() => void) | undefined;
+	const ui = new TerminalUI({ screen, keys, theme, onInterrupt: () => abortRun?.() });
+	let session: AgentSession;
+	try {
+		session = await openSession({ ...setup, ui, sessionFile: setup.session.path });
+	} catch (error) {
+		screen.close();
+		keys.close();
+		throw error;
+	}
+	const view = new SessionView(screen, { theme, getDefinition: (name) => session.getToolDefinition(name) });
+	session.subscribe(view.handle);
+	view.commit(banner(session, setup, theme));
+	const editor = new LineEditor();
+	try {
+		let next = setup.initialPrompt;
+		while (true) {
+			const input = next ?? (await readPrompt(editor, keys, screen, theme));
+			next = undefined;
+			if (input === undefined) break;
+			const text = input.trim();
+			if (text === "") continue;
+			if (text.startsWith("/")) {
+				view.commit([`${theme.accent(PROMPT)}${text}`]);
+				if (runSlashCommand(text, { session, theme, print: (lines) => view.commit([...lines, ""]) }) === "exit") break;
+				continue;
+			}
+			view.commit([`${theme.accent(PROMPT)}${theme.bold(text)}`]);
+			abortRun = () => session.abort();
+			const removeHandler = keys.push((key) => {
+				if (key.ctrl && key.name === "c") session.abort();
+				return true;
+			});
+			try {
+				await session.prompt(text);
+			} finally {
+				removeHandler();
+				abortRun = undefined;
+			}
+			view.commit([""]);
+		}
+	} finally {
+		view.dispose();
+		screen.close();
+		keys.close();
+		await session.dispose();
+	}
+	return 0;
+}
+
+function banner(session: AgentSession, setup: InteractiveSetup, theme: Theme): string[] {
+	const model = `${session.model.provider}/${session.model.id}`;
+	const resumed = setup.session.origin !== "new" && session.messages.length > 0;
+	return [
+		`${theme.bold("gantry")} ${theme.muted(readVersion())} ${theme.muted("·")} ${theme.accent(model)} ${theme.muted("·")} ${setup.cwd}`,
+		theme.muted(
+			resumed ? `Resumed ${setup.session.path} (${session.messages.length} messages)` : `Session ${setup.session.path}`,
+		),
+		theme.muted("Type a prompt · /help for commands · Ctrl-C aborts a run, twice at an empty prompt exits"),
+		"",
+	];
+}
+
+/** Shows the prompt line and resolves with the submitted text, or undefined when the person leaves. */
+function readPrompt(editor: LineEditor, keys: KeyInput, screen: LiveScreen, theme: Theme): Promise<string | undefined> {
+	return new Promise((resolve) => {
+		let exitArmed = false;
+		const draw = () => {
+			const { text, column } = editor.view(PROMPT.length, screen.columns);
+			const lines = [`${theme.accent(PROMPT)}${text}`];
+			if (exitArmed) lines.push(theme.muted("Press Ctrl-C again to exit"));
+			screen.setFooter(lines, { row: 0, column });
+		};
+		const finish = (value: string | undefined) => {
+			removeHandler();
+			screen.setFooter([]);
+			resolve(value);
+		};
+		const removeHandler = keys.push((key) => {
+			if (key.ctrl && key.name === "c") {
+				if (editor.text !== "") {
+					editor.clear();
+					exitArmed = false;
+				} else if (exitArmed) {
+					finish(undefined);
+					return true;
+				} else {
+					exitArmed = true;
+				}
+				draw();
+				return true;
+			}
+			exitArmed = false;
+			if (key.ctrl && key.name === "d" && editor.text === "") {
+				finish(undefined);
+				return true;
+			}
+			if (editor.handle(key) === "submit") finish(editor.take());
+			else draw();
+			return true;
+		});
+		draw();
+	});
+}

@@ -1,0 +1,54 @@
+import type { AgentSession } from "@gantry/coding-agent";
+import type { CliIo } from "../io.js";
+import { LiveScreen } from "../tui/live-screen.js";
+import { PlainScreen, type Screen } from "../tui/screen.js";
+import { SessionView } from "../tui/session-view.js";
+import { themeFor } from "../tui/theme.js";
+import { assistantText, lastAssistantMessage } from "../usage-summary.js";
+
+/** Exit code of a run stopped by Ctrl-C (128 + SIGINT). */
+export const ABORTED_EXIT_CODE = 130;
+
+/**
+ * Print mode: runs the prompt to the end, draws tool activity on stderr (live on a terminal), and
+ * prints the final assistant text on stdout. Returns 1 with the model's error message on stderr when the
+ * model request failed, 130 when Ctrl-C stopped the run.
+ */
+export async function runPrintMode(session: AgentSession, prompt: string, io: CliIo): Promise<number> {
+	const screen: Screen = io.stderr.isTTY ? new LiveScreen(io.stderr) : new PlainScreen(io.stderr);
+	const view = new SessionView(screen, {
+		theme: themeFor(io.stderr, io.env),
+		getDefinition: (name) => session.getToolDefinition(name),
+		showAssistant: false,
+	});
+	const unsubscribe = session.subscribe(view.handle);
+	const onInterrupt = () => session.abort();
+	process.on("SIGINT", onInterrupt);
+	try {
+		await session.prompt(prompt);
+	} finally {
+		process.off("SIGINT", onInterrupt);
+		unsubscribe();
+		view.dispose();
+		screen.close();
+	}
+	return reportOutcome(session, io, (text) => io.stdout.write(text === "" ? "" : `${text}\n`));
+}
+
+/**
+ * Ends a run: the model's error message on stderr and 1 when it failed, "Aborted." and 130 when it was
+ * stopped, else hands the final text to `onAnswer` and returns 0.
+ */
+export function reportOutcome(session: AgentSession, io: CliIo, onAnswer: (text: string) => void): number {
+	const last = lastAssistantMessage(session.messages);
+	if (last?.stopReason === "error") {
+		io.stderr.write(`Error: ${last.errorMessage ?? "the model request failed"}\n`);
+		return 1;
+	}
+	if (last?.stopReason === "aborted") {
+		io.stderr.write("Aborted.\n");
+		return ABORTED_EXIT_CODE;
+	}
+	onAnswer(last ? assistantText(last) : "");
+	return 0;
+}

@@ -1,0 +1,83 @@
+import { statSync } from "node:fs";
+import { resolve } from "node:path";
+import type { Model } from "@gantry/ai";
+import {
+	type AgentSession,
+	type AgentSessionOptions,
+	createAgentSession,
+	createPermissionPolicy,
+	type PermissionPolicyOptions,
+} from "@gantry/coding-agent";
+import type { Extension, ExtensionUI, ToolDefinition } from "@gantry/extensions";
+import type { CliOptions } from "./args.js";
+import { CliError, usageError } from "./errors.js";
+
+/** Everything a run's session is made from. */
+export interface SessionSetup {
+	/** The parsed command line (tools, extensions, `--yes`). */
+	options: CliOptions;
+	cwd: string;
+	model: Model;
+	apiKey?: string;
+	/** How permission prompts and extensions reach the person; none in print and JSON modes. */
+	ui?: ExtensionUI;
+	/** The JSONL transcript; none keeps the session in memory. */
+	sessionFile?: string;
+	/** Rules added to the default permission policy (the demo allows its edit and test command). */
+	permissions?: Omit<PermissionPolicyOptions, "mode">;
+	/** Extra extensions (paths or functions) loaded after the `-e` ones. */
+	extraExtensions?: (Extension | string)[];
+	customTools?: ToolDefinition[];
+	/** Options passed through as they are (the demo's prompt). */
+	sessionOptions?: Partial<AgentSessionOptions>;
+}
+
+/** The folder to work in: `--cwd` (which must exist) or the current one. */
+export function resolveWorkingFolder(cwd: string | undefined): string {
+	if (cwd === undefined) return process.cwd();
+	const folder = resolve(cwd);
+	if (!statSync(folder, { throwIfNoEntry: false })?.isDirectory()) throw usageError(`--cwd ${cwd}: no such folder`);
+	return folder;
+}
+
+/**
+ * Creates the session: the default permission policy first (`--yes` turns it to "yes"; without a UI,
+ * tools that may change things are blocked), then the `-e` extensions (paths relative to the shell's
+ * folder), then the tool options. Throws `extension_failed` when an extension cannot be loaded and
+ * `session_failed` for an unusable session file.
+ */
+export async function openSession(setup: SessionSetup): Promise<AgentSession> {
+	const { options } = setup;
+	const policy = createPermissionPolicy({ ...setup.permissions, mode: options.yes ? "yes" : "ask" });
+	const extensions: (Extension | string)[] = [
+		policy,
+		...options.extensions.map((path) => resolve(path)),
+		...(setup.extraExtensions ?? []),
+	];
+	let session: AgentSession;
+	try {
+		session = await createAgentSession({
+			cwd: setup.cwd,
+			model: setup.model,
+			...(setup.apiKey !== undefined ? { apiKey: setup.apiKey } : {}),
+			...(options.tools ? { tools: options.tools } : {}),
+			...(options.excludeTools ? { excludeTools: options.excludeTools } : {}),
+			...(options.noTools ? { noTools: "all" as const } : {}),
+			extensions,
+			...(setup.customTools ? { customTools: setup.customTools } : {}),
+			...(setup.sessionFile !== undefined ? { sessionFile: setup.sessionFile } : {}),
+			...(setup.ui ? { ui: setup.ui } : {}),
+			...setup.sessionOptions,
+		});
+	} catch (error) {
+		throw new CliError("session_failed", error instanceof Error ? error.message : String(error), { cause: error });
+	}
+	const failures = session.runner
+		.getDiagnostics()
+		.filter((diagnostic) => diagnostic.code === "load_failed" || diagnostic.code === "extension_failed");
+	if (failures.length > 0) {
+		await session.dispose();
+		throw new CliError("extension_failed", failures.map((failure) => failure.message).join("\n"));
+	}
+	return session;
+}

@@ -1,0 +1,76 @@
+import type { AgentSession } from "@gantry/coding-agent";
+import type { Theme, ToolAnnotations } from "@gantry/extensions";
+import { visibleWidth } from "./tui/ansi.js";
+
+/** One registered tool as `gantry tools --json` prints it. */
+export interface ToolListEntry {
+	name: string;
+	label: string;
+	exposure: string;
+	/** Declared to the model. */
+	active: boolean;
+	/** Reachable from other tools (`ctx.executeTool`, codemode). */
+	callable: boolean;
+	annotations: ToolAnnotations;
+	/** `"builtin"`, `"sdk"` or the extension's path. */
+	source: string;
+	description: string;
+}
+
+/** Every registered tool of the session, in registration order. */
+export function listTools(session: AgentSession): ToolListEntry[] {
+	const active = new Set(session.getActiveToolNames());
+	const callable = new Set(session.getCallableToolNames());
+	return session.getAllTools().map((tool) => ({
+		name: tool.name,
+		label: tool.label,
+		exposure: tool.exposure,
+		active: active.has(tool.name),
+		callable: callable.has(tool.name),
+		annotations: tool.annotations ?? {},
+		source: tool.source,
+		description: tool.description,
+	}));
+}
+
+/** Annotations as short words: `read-only`, `destructive`, `idempotent`, `open-world`. */
+export function describeAnnotations(annotations: ToolAnnotations): string {
+	const words: string[] = [];
+	if (annotations.readOnlyHint) words.push("read-only");
+	if (annotations.destructiveHint) words.push("destructive");
+	if (annotations.idempotentHint) words.push("idempotent");
+	if (annotations.openWorldHint) words.push("open-world");
+	return words.join(", ") || "-";
+}
+
+function pad(text: string, width: number): string {
+	return text + " ".repeat(Math.max(0, width - visibleWidth(text)));
+}
+
+/** The tools as an aligned table, with a line that names the three sets. */
+export function formatToolTable(entries: readonly ToolListEntry[], theme: Theme): string[] {
+	if (entries.length === 0) return [theme.muted("No tools are registered.")];
+	const mark = (on: boolean) => (on ? theme.success("yes") : theme.muted("no"));
+	const header = ["TOOL", "EXPOSURE", "ACTIVE", "CALLABLE", "ANNOTATIONS", "SOURCE"];
+	const rows = entries.map((entry) => [
+		theme.bold(entry.name),
+		entry.exposure,
+		mark(entry.active),
+		mark(entry.callable),
+		describeAnnotations(entry.annotations),
+		theme.muted(entry.source),
+	]);
+	const widths = header.map((title, column) => Math.max(title.length, ...rows.map((row) => visibleWidth(row[column]))));
+	const line = (cells: string[]) =>
+		cells
+			.map((cell, column) => (column === cells.length - 1 ? cell : pad(cell, widths[column])))
+			.join("  ")
+			.trimEnd();
+	return [
+		theme.muted(line(header)),
+		...rows.map(line),
+		theme.muted(
+			`${entries.length} registered · ${entries.filter((entry) => entry.active).length} active (declared to the model) · ${entries.filter((entry) => entry.callable).length} callable (by other tools)`,
+		),
+	];
+}

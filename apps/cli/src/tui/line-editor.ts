@@ -1,0 +1,130 @@
+import { visibleWidth } from "./ansi.js";
+import { isPrintable, type KeyPress } from "./key-input.js";
+
+/** What a key did to the line. */
+export type EditResult = "submit" | "changed" | "ignored";
+
+/**
+ * A one-line editor: insert at the cursor, Backspace/Delete, ←/→, Home/End (Ctrl-A/Ctrl-E), Ctrl-U and
+ * Ctrl-K (cut before/after the cursor), Ctrl-W (cut a word), ↑/↓ through earlier prompts, Enter submits.
+ */
+export class LineEditor {
+	#chars: string[] = [];
+	#cursor = 0;
+	readonly #history: string[] = [];
+	/** Position in the history while browsing it (history length = not browsing). */
+	#historyIndex = 0;
+	#draft: string[] = [];
+
+	get text(): string {
+		return this.#chars.join("");
+	}
+
+	/** Applies one key. */
+	handle(key: KeyPress): EditResult {
+		if (isPrintable(key)) {
+			const inserted = Array.from(key.sequence.replace(/\r\n?|\n/g, " "));
+			this.#chars.splice(this.#cursor, 0, ...inserted);
+			this.#cursor += inserted.length;
+			return "changed";
+		}
+		const name = key.ctrl ? `ctrl-${key.name}` : key.name;
+		switch (name) {
+			case "return":
+			case "enter":
+				return "submit";
+			case "backspace":
+				if (this.#cursor === 0) return "ignored";
+				this.#chars.splice(--this.#cursor, 1);
+				return "changed";
+			case "delete":
+			case "ctrl-d":
+				if (this.#cursor >= this.#chars.length) return "ignored";
+				this.#chars.splice(this.#cursor, 1);
+				return "changed";
+			case "left":
+			case "ctrl-b":
+				return this.#moveTo(this.#cursor - 1);
+			case "right":
+			case "ctrl-f":
+				return this.#moveTo(this.#cursor + 1);
+			case "home":
+			case "ctrl-a":
+				return this.#moveTo(0);
+			case "end":
+			case "ctrl-e":
+				return this.#moveTo(this.#chars.length);
+			case "ctrl-u":
+				this.#chars.splice(0, this.#cursor);
+				this.#cursor = 0;
+				return "changed";
+			case "ctrl-k":
+				this.#chars.splice(this.#cursor);
+				return "changed";
+			case "ctrl-w":
+				return this.#deleteWordBefore();
+			case "up":
+				return this.#browse(-1);
+			case "down":
+				return this.#browse(1);
+			default:
+				return "ignored";
+		}
+	}
+
+	/** Returns the line, remembers it in the history and empties the editor. */
+	take(): string {
+		const text = this.text;
+		if (text.trim() !== "" && this.#history.at(-1) !== text) this.#history.push(text);
+		this.clear();
+		return text;
+	}
+
+	clear(): void {
+		this.#chars = [];
+		this.#cursor = 0;
+		this.#historyIndex = this.#history.length;
+		this.#draft = [];
+	}
+
+	/**
+	 * The visible part of the line for `width` columns after a prompt of `promptWidth` columns (scrolled
+	 * so the cursor stays in view), and the cursor's column.
+	 */
+	view(promptWidth: number, width: number): { text: string; column: number } {
+		const room = Math.max(1, width - promptWidth - 1);
+		let start = 0;
+		while (start < this.#cursor && visibleWidth(this.#chars.slice(start, this.#cursor).join("")) > room) start++;
+		let end = start;
+		while (end < this.#chars.length && visibleWidth(this.#chars.slice(start, end + 1).join("")) <= room) end++;
+		const column = promptWidth + visibleWidth(this.#chars.slice(start, this.#cursor).join(""));
+		return { text: this.#chars.slice(start, end).join(""), column };
+	}
+
+	#moveTo(position: number): EditResult {
+		const next = Math.max(0, Math.min(this.#chars.length, position));
+		if (next === this.#cursor) return "ignored";
+		this.#cursor = next;
+		return "changed";
+	}
+
+	#deleteWordBefore(): EditResult {
+		if (this.#cursor === 0) return "ignored";
+		let start = this.#cursor;
+		while (start > 0 && this.#chars[start - 1] === " ") start--;
+		while (start > 0 && this.#chars[start - 1] !== " ") start--;
+		this.#chars.splice(start, this.#cursor - start);
+		this.#cursor = start;
+		return "changed";
+	}
+
+	#browse(step: number): EditResult {
+		const next = this.#historyIndex + step;
+		if (next < 0 || next > this.#history.length) return "ignored";
+		if (this.#historyIndex === this.#history.length) this.#draft = this.#chars;
+		this.#historyIndex = next;
+		this.#chars = next === this.#history.length ? this.#draft : Array.from(this.#history[next]);
+		this.#cursor = this.#chars.length;
+		return "changed";
+	}
+}

@@ -1,0 +1,86 @@
+import type { AgentSession } from "@gantry/coding-agent";
+import type { Theme } from "@gantry/extensions";
+import { formatToolTable, listTools } from "../tool-list.js";
+import { summarizeUsage } from "../usage-summary.js";
+
+/** What the prompt loop does after a slash command. */
+export type SlashOutcome = "continue" | "exit";
+
+/** What slash commands work on. */
+export interface SlashContext {
+	session: AgentSession;
+	theme: Theme;
+	/** Writes the command's output. */
+	print(lines: string[]): void;
+}
+
+const HELP = [
+	"/tools              every registered tool: exposure, active, callable, annotations, source",
+	"/tools on <name>    declare a tool to the model from the next request",
+	"/tools off <name>   stop declaring a tool",
+	"/session            session file, message count and token usage",
+	"/help               this list",
+	"/exit               leave (or Ctrl-C twice at an empty prompt, or Ctrl-D)",
+];
+
+/** Runs `/tools`, `/tools on|off <name>`, `/session`, `/help` or `/exit`; unknown commands get a hint. */
+export function runSlashCommand(input: string, context: SlashContext): SlashOutcome {
+	const [command, ...rest] = input.trim().split(/\s+/);
+	const { theme, print } = context;
+	switch (command) {
+		case "/exit":
+		case "/quit":
+			return "exit";
+		case "/help":
+			print(HELP.map((line) => theme.muted(line)));
+			return "continue";
+		case "/tools":
+			print(toolsCommand(rest, context));
+			return "continue";
+		case "/session":
+			print(sessionSummary(context.session, theme));
+			return "continue";
+		default:
+			print([theme.error(`Unknown command ${command}.`), ...HELP.map((line) => theme.muted(line))]);
+			return "continue";
+	}
+}
+
+function toolsCommand(words: string[], { session, theme }: SlashContext): string[] {
+	if (words.length === 0) return formatToolTable(listTools(session), theme);
+	const [action, name] = words;
+	if ((action !== "on" && action !== "off") || name === undefined || words.length > 2) {
+		return [theme.error("Usage: /tools, /tools on <name>, /tools off <name>")];
+	}
+	const info = session.getAllTools().find((tool) => tool.name === name);
+	if (!info) return [theme.error(`No tool named ${name} is registered (see /tools).`)];
+	const active = session.getActiveToolNames();
+	if (action === "on") {
+		if (info.exposure === "hidden") return [theme.error(`${name} is hidden: it cannot be activated.`)];
+		if (active.includes(name)) return [theme.muted(`${name} is already active.`)];
+		session.setActiveToolsByName([...active, name]);
+		return session.getActiveToolNames().includes(name)
+			? [theme.success(`${name} is active: the model sees it from the next request.`)]
+			: [theme.error(`${name} could not be activated.`)];
+	}
+	if (!active.includes(name)) return [theme.muted(`${name} is not active.`)];
+	session.setActiveToolsByName(active.filter((other) => other !== name));
+	return [theme.success(`${name} is no longer declared to the model.`)];
+}
+
+function sessionSummary(session: AgentSession, theme: Theme): string[] {
+	const counts = { user: 0, assistant: 0, toolResult: 0 };
+	for (const message of session.messages) {
+		const role = (message as { role?: string }).role;
+		if (role === "user" || role === "assistant" || role === "toolResult") counts[role]++;
+	}
+	const usage = summarizeUsage(session.messages);
+	const number = (value: number) => value.toLocaleString("en-US");
+	return [
+		`${theme.muted("Session file")}  ${session.sessionFile ?? "(in memory)"}`,
+		`${theme.muted("Model       ")}  ${session.model.provider}/${session.model.id}`,
+		`${theme.muted("Messages    ")}  ${session.messages.length} (${counts.user} user, ${counts.assistant} assistant, ${counts.toolResult} tool results)`,
+		`${theme.muted("Tokens      ")}  ${number(usage.input)} in, ${number(usage.output)} out, ${number(usage.cacheRead)} cache read, ${number(usage.cacheWrite)} cache write, ${number(usage.totalTokens)} total`,
+		`${theme.muted("Cost        ")}  $${usage.cost.toFixed(4)}`,
+	];
+}

@@ -1,0 +1,142 @@
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { type ScriptedLlmServer, startScriptedLlmServer } from "@gantry/ai/testing";
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { EXAMPLES, makeWorkspace, runCli } from "../helpers/run-cli.js";
+
+let workspace: ReturnType<typeof makeWorkspace>;
+let server: ScriptedLlmServer;
+
+beforeEach(async () => {
+	workspace = makeWorkspace();
+	server = await startScriptedLlmServer();
+});
+afterEach(async () => {
+	await server.close();
+	workspace.remove();
+});
+
+/** Runs `gantry` against the scripted server in the workspace's project folder. */
+function gantry(args: string[], input?: string) {
+	return runCli(["--base-url", server.openaiBaseUrl, "--model", "scripted", ...args], {
+		cwd: workspace.project,
+		home: workspace.home,
+		input,
+	});
+}
+
+/** The tool results the model received in request `index`, as `{ name, content }` from the wire format. */
+function toolMessages(index: number): { tool_call_id: string; content: string }[] {
+	const messages = server.requests[index].body.messages as { role: string; tool_call_id: string; content: unknown }[];
+	return messages
+		.filter((message) => message.role === "tool")
+		.map((message) => ({
+			tool_call_id: message.tool_call_id,
+			content: typeof message.content === "string" ? message.content : JSON.stringify(message.content),
+		}));
+}
+
+function declaredTools(index: number): string[] {
+	const tools = (server.requests[index].body.tools ?? []) as { function: { name: string } }[];
+	return tools.map((tool) => tool.function.name);
+}
+
+describe("print mode", () => {
+	it("prints the final answer on stdout", async () => {
+		server.enqueue({ text: "The answer is 42." });
+		const run = await gantry(["-p", "What is the answer?"]);
+		expect(run.stderr).toBe("");
+		expect(run.code).toBe(0);
+		expect(run.stdout).toBe("The answer is 42.\n");
+		const messages = server.requests[0].body.messages as { role: string; content: unknown }[];
+		expect(messages.at(-1)).toMatchObject({ role: "user", content: "What is the answer?" });
+	});
+
+	it("takes the prompt from stdin when none is given", async () => {
+		server.enqueue({ text: "Piped." });
+		const run = await gantry([], "a prompt on stdin\n");
+		expect(run.code).toBe(0);
+		expect(run.stdout).toBe("Piped.\n");
+		const messages = server.requests[0].body.messages as { role: string; content: unknown }[];
+		expect(messages.at(-1)).toMatchObject({ role: "user", content: "a prompt on stdin" });
+	});
+
+	it("runs a tool call for real and sends its result with the next request", async () => {
+		writeFileSync(join(workspace.project, "notes.txt"), "the secret word is marmalade\n");
+		server.enqueue(
+			{ toolCalls: [{ id: "call_read", name: "read", arguments: { path: "notes.txt" } }] },
+			{ toolCalls: [{ id: "call_write", name: "write", arguments: { path: "out/copy.txt", content: "marmalade" } }] },
+			{ text: "Copied." },
+		);
+		const run = await gantry(["--yes", "Copy the secret word"]);
+		expect(run.code).toBe(0);
+		expect(run.stdout).toBe("Copied.\n");
+		expect(readFileSync(join(workspace.project, "out/copy.txt"), "utf8")).toBe("marmalade");
+		expect(server.requests).toHaveLength(3);
+		expect(toolMessages(1)).toEqual([
+			{ tool_call_id: "call_read", content: expect.stringContaining("the secret word is marmalade") },
+		]);
+		expect(toolMessages(2)[1]).toMatchObject({ tool_call_id: "call_write" });
+		// Tool activity goes to stderr, drawn in frames with the tools' own renderers.
+		expect(run.stderr).toContain("╭─ read notes.txt");
+		expect(run.stderr).toContain("marmalade");
+		expect(run.stderr).toContain("╭─ write out/copy.txt");
+		expect(run.stderr).not.toContain("Copied.");
+	});
+
+	it("blocks a destructive call without --yes, and runs it with --yes", async () => {
+		mkdirSync(join(workspace.project, "junk"));
+		const script = () => [{ toolCalls: [{ name: "bash", arguments: { command: "rm -rf junk" } }] }, { text: "Done." }];
+		server.enqueue(...script());
+		const blocked = await gantry(["Remove the junk folder"]);
+		expect(blocked.code).toBe(0);
+		expect(existsSync(join(workspace.project, "junk"))).toBe(true);
+		expect(toolMessages(1)[0].content).toContain("Blocked by the permission policy");
+		expect(blocked.stderr).toContain("Blocked by the permission policy");
+		expect(blocked.stderr).toContain("✗ not run");
+
+		server.enqueue(...script());
+		const allowed = await gantry(["--yes", "Remove the junk folder"]);
+		expect(allowed.code).toBe(0);
+		expect(existsSync(join(workspace.project, "junk"))).toBe(false);
+		expect(toolMessages(3)[0].content).not.toContain("Blocked");
+	});
+
+	it("loads an extension with -e that blocks a call", async () => {
+		writeFileSync(join(workspace.project, ".env"), "TOKEN=abc\n");
+		server.enqueue(
+			{ toolCalls: [{ name: "write", arguments: { path: ".env", content: "TOKEN=stolen\n" } }] },
+			{ text: "I could not write it." },
+		);
+		const run = await gantry(["--yes", "-e", join(EXAMPLES, "protected-paths.ts"), "Overwrite .env"]);
+		expect(run.code).toBe(0);
+		expect(readFileSync(join(workspace.project, ".env"), "utf8")).toBe("TOKEN=abc\n");
+		expect(toolMessages(1)[0].content).toContain("Refusing to write .env: .env files hold secrets.");
+	});
+
+	it("fails with the extension's error when -e cannot load it", async () => {
+		const run = await gantry(["-e", "no-such-extension.ts", "hi"]);
+		expect(run.code).toBe(1);
+		expect(run.stderr).toContain("no-such-extension.ts could not be loaded");
+		expect(server.requests).toHaveLength(0);
+	});
+
+	it("declares only the tools --tools names, minus --exclude-tools", async () => {
+		server.enqueue({ text: "one" }, { text: "two" }, { text: "three" });
+		expect((await gantry(["--tools", "read,grep,ls", "hi"])).code).toBe(0);
+		expect(declaredTools(0)).toEqual(["read", "grep", "ls"]);
+		expect((await gantry(["--exclude-tools", "bash,write", "hi"])).code).toBe(0);
+		expect(declaredTools(1)).toEqual(["read", "edit"]);
+		expect((await gantry(["--no-tools", "hi"])).code).toBe(0);
+		expect(declaredTools(2)).toEqual([]);
+	});
+
+	it("exits non-zero with the server's message when the model request fails", async () => {
+		const failure = { status: 500, message: "the GPUs are on fire", headers: { "retry-after-ms": "0" } };
+		server.enqueue(failure, failure, failure);
+		const run = await gantry(["hi"]);
+		expect(run.code).toBe(1);
+		expect(run.stdout).toBe("");
+		expect(run.stderr).toContain("the GPUs are on fire");
+	});
+});
