@@ -84,6 +84,8 @@ export function createCodemodeToolDefinition(
 		promptSnippet: "Run JavaScript that calls tools (loops, parallel calls, filtering results)",
 		parameters: codemodeSchema,
 		exposure: "model-only",
+		// The sandbox itself touches nothing; every tool a script calls is checked on its own.
+		annotations: { destructiveHint: false, openWorldHint: false },
 		defaultActive: false,
 		prepareLoadout(loadout) {
 			const listed = listedTools(loadout, mode, options.catalog);
