@@ -1,0 +1,61 @@
+import { existsSync } from "node:fs";
+import { join } from "node:path";
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import type { ToolListEntry } from "../../src/tool-list.js";
+import { EXAMPLES, makeWorkspace, runCli } from "../helpers/run-cli.js";
+
+let workspace: ReturnType<typeof makeWorkspace>;
+
+beforeEach(() => {
+	workspace = makeWorkspace();
+});
+afterEach(() => {
+	workspace.remove();
+});
+
+function gantry(args: string[]) {
+	return runCli(["tools", ...args], { cwd: workspace.project, home: workspace.home });
+}
+
+describe("gantry tools", () => {
+	it("lists every registered tool as JSON, without an API key", async () => {
+		const run = await gantry(["--json", "-e", join(EXAMPLES, "word-count.ts")]);
+		expect(run.stderr).toBe("");
+		expect(run.code).toBe(0);
+		const tools = JSON.parse(run.stdout) as ToolListEntry[];
+		const byName = new Map(tools.map((tool) => [tool.name, tool]));
+		expect([...byName.keys()]).toEqual(
+			expect.arrayContaining(["read", "bash", "edit", "write", "grep", "find", "ls", "codemode", "word_count"]),
+		);
+		expect(byName.get("read")).toMatchObject({
+			exposure: "direct",
+			active: true,
+			callable: true,
+			annotations: { readOnlyHint: true },
+			source: "builtin",
+		});
+		expect(byName.get("grep")).toMatchObject({ active: false, callable: false });
+		expect(byName.get("codemode")).toMatchObject({ exposure: "model-only", active: false, callable: false });
+		expect(byName.get("word_count")).toMatchObject({ active: true, source: expect.stringContaining("word-count.ts") });
+		// A listing writes no session file.
+		expect(existsSync(join(workspace.home, ".gantry"))).toBe(false);
+	});
+
+	it("applies --tools and --exclude-tools", async () => {
+		const run = await gantry(["--json", "--tools", "read,ls,bash", "--exclude-tools", "bash"]);
+		expect(run.code).toBe(0);
+		const tools = JSON.parse(run.stdout) as ToolListEntry[];
+		expect(tools.map((tool) => [tool.name, tool.active])).toEqual([
+			["read", true],
+			["ls", true],
+		]);
+	});
+
+	it("prints a table with the three sets", async () => {
+		const run = await gantry([]);
+		expect(run.code).toBe(0);
+		expect(run.stdout).toMatch(/TOOL\s+EXPOSURE\s+ACTIVE\s+CALLABLE\s+ANNOTATIONS\s+SOURCE/);
+		expect(run.stdout).toMatch(/bash\s+direct\s+yes\s+yes\s+destructive, open-world\s+builtin/);
+		expect(run.stdout).toMatch(/\d+ registered · 4 active .* · 4 callable/);
+	});
+});

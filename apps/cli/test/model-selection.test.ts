@@ -1,0 +1,60 @@
+import { describe, expect, it } from "vitest";
+import { CliError } from "../src/errors.js";
+import { requireApiKey, selectModel } from "../src/model-selection.js";
+
+describe("selectModel", () => {
+	it("defaults to OpenAI's default model with OPENAI_API_KEY", () => {
+		const selected = selectModel({}, { OPENAI_API_KEY: "sk-openai" });
+		expect(selected.model).toMatchObject({ provider: "openai", id: "gpt-4.1", api: "openai-completions" });
+		expect(selected.apiKey).toBe("sk-openai");
+	});
+
+	it("picks Anthropic when only its key is set, or when the model is an Anthropic one", () => {
+		expect(selectModel({}, { ANTHROPIC_API_KEY: "sk-ant" }).model.provider).toBe("anthropic");
+		const byModel = selectModel({ model: "claude-haiku-4-5" }, { ANTHROPIC_API_KEY: "sk-ant" });
+		expect(byModel.model).toMatchObject({ provider: "anthropic", id: "claude-haiku-4-5", api: "anthropic-messages" });
+	});
+
+	it("prefers --api-key over the environment", () => {
+		expect(selectModel({ apiKey: "sk-flag" }, { OPENAI_API_KEY: "sk-env" }).apiKey).toBe("sk-flag");
+	});
+
+	it("reports a missing key with the variable to set, without throwing", () => {
+		const selected = selectModel({ provider: "anthropic" }, {});
+		expect(selected.missingKey).toBe("No API key for anthropic: set ANTHROPIC_API_KEY or pass --api-key");
+		expect(() => requireApiKey(selected)).toThrow(CliError);
+	});
+
+	it("accepts any model id with --base-url, as an OpenAI-compatible endpoint that needs no key", () => {
+		const selected = selectModel({ baseUrl: "http://127.0.0.1:11434/v1", model: "qwen3:8b", provider: "openai" }, {});
+		expect(selected.model).toMatchObject({
+			id: "qwen3:8b",
+			api: "openai-completions",
+			provider: "openai",
+			baseUrl: "http://127.0.0.1:11434/v1",
+		});
+		expect(selected.missingKey).toBeUndefined();
+		expect(selectModel({ baseUrl: "http://127.0.0.1:8000/v1", model: "m" }, {}).model.provider).toBe(
+			"openai-compatible",
+		);
+	});
+
+	it("speaks the Anthropic API to a custom endpoint with --provider anthropic", () => {
+		const selected = selectModel(
+			{ baseUrl: "http://127.0.0.1:9000/v1", model: "local-claude", provider: "anthropic" },
+			{},
+		);
+		expect(selected.model).toMatchObject({
+			id: "local-claude",
+			api: "anthropic-messages",
+			provider: "anthropic",
+			baseUrl: "http://127.0.0.1:9000",
+		});
+	});
+
+	it("rejects unknown providers and catalogue models as usage errors", () => {
+		for (const choice of [{ provider: "acme" }, { model: "gpt-0" }, { provider: "openai", model: "claude-opus-4-1" }]) {
+			expect(() => selectModel(choice, {})).toThrow(expect.objectContaining({ exitCode: 2 }));
+		}
+	});
+});

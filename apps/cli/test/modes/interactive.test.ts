@@ -1,0 +1,119 @@
+import { existsSync, mkdirSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { type ScriptedLlmServer, startScriptedLlmServer } from "@gantry/ai/testing";
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { CLI_ENTRY, makeWorkspace } from "../helpers/run-cli.js";
+import { HAS_TMUX, TmuxTerminal } from "../helpers/tmux.js";
+
+let workspace: ReturnType<typeof makeWorkspace>;
+let server: ScriptedLlmServer;
+let terminal: TmuxTerminal | undefined;
+
+beforeEach(async () => {
+	workspace = makeWorkspace();
+	server = await startScriptedLlmServer();
+	writeFileSync(join(workspace.project, "notes.txt"), "hello from the notes\n");
+	mkdirSync(join(workspace.project, "junk"));
+});
+afterEach(async () => {
+	terminal?.kill();
+	terminal = undefined;
+	await server.close();
+	workspace.remove();
+});
+
+/** Starts interactive gantry in a real terminal and waits for its prompt. */
+async function startGantry(): Promise<TmuxTerminal> {
+	terminal = TmuxTerminal.start(
+		[process.execPath, CLI_ENTRY, "--base-url", server.openaiBaseUrl, "--model", "scripted"],
+		{ cwd: workspace.project, env: { HOME: workspace.home } },
+	);
+	await terminal.waitFor("Type a prompt");
+	return terminal;
+}
+
+function lastToolResult(): string {
+	const messages = server.requests.at(-1)?.body.messages as { role: string; content: unknown }[];
+	return JSON.stringify(messages.filter((message) => message.role === "tool").at(-1)?.content);
+}
+
+describe.skipIf(!HAS_TMUX)("interactive mode in a terminal", () => {
+	it("streams answers, draws tool frames, asks before destructive calls, and lists tools", async () => {
+		server.enqueue(
+			{ text: "Let me read the notes.", toolCalls: [{ name: "read", arguments: { path: "notes.txt" } }] },
+			{ text: "The notes say hello.", delayMs: 5 },
+			{ toolCalls: [{ name: "bash", arguments: { command: "rm -rf junk" } }] },
+			{ text: "Deleted the junk folder." },
+		);
+		const gantry = await startGantry();
+		gantry.type("what do the notes say?");
+		gantry.press("Enter");
+		let screen = await gantry.waitFor("The notes say hello.");
+		expect(screen).toContain("› what do the notes say?");
+		expect(screen).toMatch(/╭─ read notes\.txt\n│ hello from the notes\n(│ .*\n)*╰─ ✓ \d+ms/);
+
+		gantry.type("delete the junk folder");
+		gantry.press("Enter");
+		screen = await gantry.waitFor("Allow bash `rm -rf junk`?");
+		expect(screen).toMatch(/❯ Yes \(y\)\n\s+No \(n\)\n\s+Always allow bash \(a\)/);
+		expect(existsSync(join(workspace.project, "junk"))).toBe(true);
+		gantry.type("y");
+		screen = await gantry.waitFor("Deleted the junk folder.");
+		expect(screen).toContain("? Allow bash `rm -rf junk`? › Yes");
+		expect(screen).toMatch(/╭─ \$ rm -rf junk\n(│ .*\n)*╰─ ✓/);
+		expect(existsSync(join(workspace.project, "junk"))).toBe(false);
+
+		gantry.type("/tools");
+		gantry.press("Enter");
+		screen = await gantry.waitFor(/\d+ registered · \d+ active/);
+		expect(screen).toMatch(/TOOL\s+EXPOSURE\s+ACTIVE\s+CALLABLE\s+ANNOTATIONS\s+SOURCE/);
+		expect(screen).toMatch(/grep\s+direct\s+no\s+no\s+read-only, idempotent\s+builtin/);
+
+		gantry.type("/tools on grep");
+		gantry.press("Enter");
+		await gantry.waitFor("grep is active");
+
+		gantry.press("C-c");
+		await gantry.waitFor("Press Ctrl-C again to exit");
+		gantry.press("C-c");
+		await gantry.waitFor("EXITED:0");
+	});
+
+	it("declines with n, aborts a run with Ctrl-C and goes on, and reports the session", async () => {
+		server.enqueue(
+			{ toolCalls: [{ name: "bash", arguments: { command: "rm -rf junk" } }] },
+			{ text: "Understood, I left it alone." },
+			{ text: "Let me think about this for a long while", stallAfterEvents: 4 },
+			{ text: "Back again." },
+		);
+		const gantry = await startGantry();
+		gantry.type("delete the junk folder");
+		gantry.press("Enter");
+		await gantry.waitFor("Allow bash `rm -rf junk`?");
+		gantry.type("n");
+		let screen = await gantry.waitFor("Understood, I left it alone.");
+		expect(screen).toContain("› No");
+		expect(existsSync(join(workspace.project, "junk"))).toBe(true);
+		expect(lastToolResult()).toContain("The user declined");
+
+		gantry.type("think hard");
+		gantry.press("Enter");
+		// The first words arrive while the response is still open: the answer streams.
+		await gantry.waitFor("Let me think");
+		gantry.press("C-c");
+		await gantry.waitFor("Aborted.");
+		gantry.type("hello again");
+		gantry.press("Enter");
+		await gantry.waitFor("Back again.");
+
+		gantry.type("/session");
+		gantry.press("Enter");
+		screen = await gantry.waitFor(/Tokens\s+[\d,]+ in/);
+		expect(screen).toMatch(/Messages\s+\d+ \(3 user, 4 assistant, 1 tool results\)/);
+		expect(screen).toContain(join(workspace.home, ".gantry", "sessions"));
+
+		gantry.type("/exit");
+		gantry.press("Enter");
+		await gantry.waitFor("EXITED:0");
+	});
+});

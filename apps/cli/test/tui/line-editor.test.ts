@@ -1,0 +1,49 @@
+import { describe, expect, it } from "vitest";
+import type { KeyPress } from "../../src/tui/key-input.js";
+import { LineEditor } from "../../src/tui/line-editor.js";
+
+const key = (name: string, ctrl = false): KeyPress => ({ name, sequence: "", ctrl, meta: false, shift: false });
+const text = (sequence: string): KeyPress => ({ sequence, ctrl: false, meta: false, shift: false });
+
+function typeInto(editor: LineEditor, ...keys: KeyPress[]): void {
+	for (const press of keys) editor.handle(press);
+}
+
+describe("LineEditor", () => {
+	it("inserts at the cursor and edits the line", () => {
+		const editor = new LineEditor();
+		typeInto(editor, text("helo"), key("left"), text("l"), key("end"), text(" world"));
+		expect(editor.text).toBe("hello world");
+		typeInto(editor, key("w", true));
+		expect(editor.text).toBe("hello ");
+		typeInto(editor, key("backspace"), key("home"), key("delete"));
+		expect(editor.text).toBe("ello");
+		typeInto(editor, key("right"), key("k", true));
+		expect(editor.text).toBe("e");
+		expect(editor.handle(key("return"))).toBe("submit");
+	});
+
+	it("brings back earlier lines with up and down", () => {
+		const editor = new LineEditor();
+		typeInto(editor, text("first"));
+		editor.take();
+		typeInto(editor, text("second"));
+		editor.take();
+		typeInto(editor, text("draft"), key("up"));
+		expect(editor.text).toBe("second");
+		typeInto(editor, key("up"));
+		expect(editor.text).toBe("first");
+		typeInto(editor, key("down"), key("down"));
+		expect(editor.text).toBe("draft");
+	});
+
+	it("scrolls a long line so the cursor stays visible", () => {
+		const editor = new LineEditor();
+		typeInto(editor, text("0123456789abcdefghij"));
+		const view = editor.view(2, 12);
+		expect(view.text).toBe("bcdefghij");
+		expect(view.column).toBe(11);
+		typeInto(editor, key("home"));
+		expect(editor.view(2, 12)).toEqual({ text: "012345678", column: 2 });
+	});
+});
