@@ -87,9 +87,14 @@ export async function runAgentLoop(
 	const newMessages: AgentMessage[] = [];
 	const messages = context.messages.slice();
 	try {
-		await emit({ type: "agent_start" });
-		await emit({ type: "turn_start" });
-		for (const prompt of prompts ?? []) await addMessage(prompt, messages, newMessages, emit);
+		let pending = emit({ type: "agent_start" });
+		if (pending !== undefined) await pending;
+		pending = emit({ type: "turn_start" });
+		if (pending !== undefined) await pending;
+		for (const prompt of prompts ?? []) {
+			pending = addMessage(prompt, messages, newMessages, emit);
+			if (pending !== undefined) await pending;
+		}
 		await runTurns(messages, newMessages, context, config, emit, signal);
 	} catch {
 		// Only a throwing event sink gets here; the run still ends with agent_end.
@@ -106,14 +111,21 @@ async function runTurns(
 	emit: AgentEventSink,
 	signal: AbortSignal | undefined,
 ): Promise<void> {
-	let pending = await poll(config.getSteeringMessages);
+	let pending = config.getSteeringMessages ? await poll(config.getSteeringMessages) : [];
 	let firstTurn = true;
 	while (true) {
 		let hasMoreToolCalls = true;
 		while (hasMoreToolCalls || pending.length > 0) {
-			if (firstTurn) firstTurn = false;
-			else await emit({ type: "turn_start" });
-			for (const message of pending) await addMessage(message, messages, newMessages, emit);
+			if (firstTurn) {
+				firstTurn = false;
+			} else {
+				const started = emit({ type: "turn_start" });
+				if (started !== undefined) await started;
+			}
+			for (const message of pending) {
+				const added = addMessage(message, messages, newMessages, emit);
+				if (added !== undefined) await added;
+			}
 			pending = [];
 
 			const { message, tools } = await streamAssistantResponse(messages, context, config, emit, signal);
@@ -149,31 +161,33 @@ async function runTurns(
 				messages.push(result);
 				newMessages.push(result);
 			}
-			await emit({ type: "turn_end", message, toolResults });
+			const ended = emit({ type: "turn_end", message, toolResults });
+			if (ended !== undefined) await ended;
 			if (failed || signal?.aborted) return;
-			pending = await poll(config.getSteeringMessages);
+			pending = config.getSteeringMessages ? await poll(config.getSteeringMessages) : [];
 		}
-		const followUps = await poll(config.getFollowUpMessages);
+		const followUps = config.getFollowUpMessages ? await poll(config.getFollowUpMessages) : [];
 		if (followUps.length === 0) return;
 		pending = followUps;
 	}
 }
 
-async function addMessage(
+/** Emits a message's start and end and records it; a promise only when the sink asked to be awaited. */
+function addMessage(
 	message: AgentMessage,
 	messages: AgentMessage[],
 	newMessages: AgentMessage[],
 	emit: AgentEventSink,
-): Promise<void> {
-	await emit({ type: "message_start", message });
-	await emit({ type: "message_end", message });
+): void | Promise<void> {
 	messages.push(message);
 	newMessages.push(message);
+	const started = emit({ type: "message_start", message });
+	if (started !== undefined) return started.then(() => emit({ type: "message_end", message }));
+	return emit({ type: "message_end", message });
 }
 
 /** Queue callbacks must not throw; if one does, it counts as "no messages" so the run can finish. */
-async function poll(source: (() => Promise<AgentMessage[]>) | undefined): Promise<AgentMessage[]> {
-	if (source === undefined) return [];
+async function poll(source: () => Promise<AgentMessage[]>): Promise<AgentMessage[]> {
 	try {
 		return (await source()) ?? [];
 	} catch {

@@ -71,7 +71,11 @@ export async function streamAssistantResponse(
 	} catch (error) {
 		message = failedAssistantMessage(model, signal?.aborted ? "aborted" : "error", errorText(error), partial);
 	}
-	if (partial === undefined) await emit({ type: "message_start", message });
-	await emit({ type: "message_end", message });
+	if (partial === undefined) {
+		const started = emit({ type: "message_start", message });
+		if (started !== undefined) await started;
+	}
+	const ended = emit({ type: "message_end", message });
+	if (ended !== undefined) await ended;
 	return { message, tools };
 }

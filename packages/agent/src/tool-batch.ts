@@ -55,7 +55,9 @@ export async function answerUnexecutedToolCalls(
 		const outcome = errorOutcome(toolCall, text(toolCall));
 		await emit(startEvent(toolCall));
 		await emit(endEvent(outcome));
-		messages.push(await emitResultMessage(outcome, emit));
+		const message = createToolResultMessage(outcome);
+		await emitResultMessage(message, emit);
+		messages.push(message);
 	}
 	return messages;
 }
@@ -89,7 +91,10 @@ async function executeSequentially(
 		}
 		pending = emit(endEvent(outcome));
 		if (pending !== undefined) await pending;
-		messages.push(await emitResultMessage(outcome, emit));
+		const message = createToolResultMessage(outcome);
+		const delivered = emitResultMessage(message, emit);
+		if (delivered !== undefined) await delivered;
+		messages.push(message);
 		if (outcome.result.terminate !== true) terminate = false;
 	}
 	return { messages, terminate };
@@ -139,7 +144,10 @@ async function executeInParallel(
 	let terminate = count > 0;
 	for (let index = 0; index < count; index++) {
 		const outcome = outcomes[index];
-		messages[index] = await emitResultMessage(outcome, emit);
+		const message = createToolResultMessage(outcome);
+		const delivered = emitResultMessage(message, emit);
+		if (delivered !== undefined) await delivered;
+		messages[index] = message;
 		if (outcome.result.terminate !== true) terminate = false;
 	}
 	return { messages, terminate };
@@ -186,11 +194,9 @@ function endEvent(outcome: AgentToolCallOutcome): AgentEvent {
 	};
 }
 
-async function emitResultMessage(outcome: AgentToolCallOutcome, emit: AgentEventSink): Promise<ToolResultMessage> {
-	const message = createToolResultMessage(outcome);
-	let pending = emit({ type: "message_start", message });
-	if (pending !== undefined) await pending;
-	pending = emit({ type: "message_end", message });
-	if (pending !== undefined) await pending;
-	return message;
+/** Emits the message events of a result; returns a promise only when the sink asked to be awaited. */
+function emitResultMessage(message: ToolResultMessage, emit: AgentEventSink): void | Promise<void> {
+	const started = emit({ type: "message_start", message });
+	if (started !== undefined) return started.then(() => emit({ type: "message_end", message }));
+	return emit({ type: "message_end", message });
 }
