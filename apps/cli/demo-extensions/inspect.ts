@@ -28,10 +28,11 @@ function textOf(content: readonly { type: string; text?: string }[]): string {
 }
 
 function summarize(outcome: LookupOutcome): string {
-	const lines = outcome.text.split("\n").filter((line) => line.trim() !== "");
-	if (outcome.isError) return lines[0] ?? "failed";
-	if (outcome.label.startsWith("grep") && lines[0] === "No matches found") return "no matches";
-	return `${lines.length} line${lines.length === 1 ? "" : "s"}`;
+	const text = outcome.text.replace(/\n+$/, "");
+	if (outcome.isError) return text.split("\n")[0] || "failed";
+	if (outcome.label.startsWith("grep") && text === "No matches found") return "no matches";
+	const lines = text === "" ? 0 : text.split("\n").length;
+	return `${lines} line${lines === 1 ? "" : "s"}`;
 }
 
 export default function inspect(api: ExtensionAPI): void {

@@ -1,6 +1,7 @@
 import { createFauxModel } from "@gantry/ai";
 import type { CliOptions } from "../args.js";
 import type { CliIo } from "../io.js";
+import { interruptOnSigint } from "../modes/interrupt.js";
 import { openSession } from "../session-factory.js";
 import { LiveScreen } from "../tui/live-screen.js";
 import { PlainScreen, type Screen } from "../tui/screen.js";
@@ -42,12 +43,11 @@ export async function runDemo(options: CliOptions, io: CliIo): Promise<number> {
 		`${theme.accent("› ")}${theme.bold(DEMO_PROMPT)}`,
 		"",
 	]);
-	const onInterrupt = () => session.abort();
-	process.on("SIGINT", onInterrupt);
+	const interrupt = interruptOnSigint(session);
 	try {
 		await session.prompt(DEMO_PROMPT);
 	} finally {
-		process.off("SIGINT", onInterrupt);
+		interrupt.stop();
 		unsubscribe();
 		view.dispose();
 		screen.close();

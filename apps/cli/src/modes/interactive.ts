@@ -12,6 +12,7 @@ import { SessionView } from "../tui/session-view.js";
 import { runSlashCommand } from "../tui/slash-commands.js";
 import { TerminalUI } from "../tui/terminal-ui.js";
 import { themeFor } from "../tui/theme.js";
+import { lastAssistantMessage } from "../usage-summary.js";
 
 /** What interactive mode starts from. */
 export interface InteractiveSetup extends Omit<SessionSetup, "ui" | "sessionFile"> {
@@ -65,9 +66,13 @@ export async function runInteractiveMode(setup: InteractiveSetup): Promise<numbe
 				continue;
 			}
 			view.commit([`${theme.accent(PROMPT)}${theme.bold(text)}`]);
-			abortRun = () => session.abort();
+			let aborted = false;
+			abortRun = () => {
+				aborted = true;
+				session.abort();
+			};
 			const removeHandler = keys.push((key) => {
-				if (key.ctrl && key.name === "c") session.abort();
+				if (key.ctrl && key.name === "c") abortRun?.();
 				return true;
 			});
 			try {
@@ -76,7 +81,9 @@ export async function runInteractiveMode(setup: InteractiveSetup): Promise<numbe
 				removeHandler();
 				abortRun = undefined;
 			}
-			view.commit([""]);
+			// A run stopped during its tools ends without an aborted model message; say so anyway.
+			const stoppedModel = lastAssistantMessage(session.messages)?.stopReason === "aborted";
+			view.commit(aborted && !stoppedModel ? [theme.warning("Aborted."), ""] : [""]);
 		}
 	} finally {
 		view.dispose();

@@ -1,5 +1,6 @@
 import type { AgentSession, AgentSessionEvent } from "@gantry/coding-agent";
 import type { CliIo } from "../io.js";
+import { interruptOnSigint } from "./interrupt.js";
 import { reportOutcome } from "./print.js";
 
 /** One event as a JSON line; an event that cannot be serialized becomes `{ type, error }`. */
@@ -19,13 +20,12 @@ export async function runJsonMode(session: AgentSession, prompt: string, io: Cli
 	const unsubscribe = session.subscribe((event) => {
 		io.stdout.write(`${toJsonLine(event)}\n`);
 	});
-	const onInterrupt = () => session.abort();
-	process.on("SIGINT", onInterrupt);
+	const interrupt = interruptOnSigint(session);
 	try {
 		await session.prompt(prompt);
 	} finally {
-		process.off("SIGINT", onInterrupt);
+		interrupt.stop();
 		unsubscribe();
 	}
-	return reportOutcome(session, io, () => {});
+	return reportOutcome(session, io, interrupt.interrupted(), () => {});
 }

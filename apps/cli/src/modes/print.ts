@@ -5,9 +5,7 @@ import { PlainScreen, type Screen } from "../tui/screen.js";
 import { SessionView } from "../tui/session-view.js";
 import { themeFor } from "../tui/theme.js";
 import { assistantText, lastAssistantMessage } from "../usage-summary.js";
-
-/** Exit code of a run stopped by Ctrl-C (128 + SIGINT). */
-export const ABORTED_EXIT_CODE = 130;
+import { ABORTED_EXIT_CODE, interruptOnSigint } from "./interrupt.js";
 
 /**
  * Print mode: runs the prompt to the end, draws tool activity on stderr (live on a terminal), and
@@ -22,25 +20,33 @@ export async function runPrintMode(session: AgentSession, prompt: string, io: Cl
 		showAssistant: false,
 	});
 	const unsubscribe = session.subscribe(view.handle);
-	const onInterrupt = () => session.abort();
-	process.on("SIGINT", onInterrupt);
+	const interrupt = interruptOnSigint(session);
 	try {
 		await session.prompt(prompt);
 	} finally {
-		process.off("SIGINT", onInterrupt);
+		interrupt.stop();
 		unsubscribe();
 		view.dispose();
 		screen.close();
 	}
-	return reportOutcome(session, io, (text) => io.stdout.write(text === "" ? "" : `${text}\n`));
+	return reportOutcome(session, io, interrupt.interrupted(), (text) => io.stdout.write(text === "" ? "" : `${text}\n`));
 }
 
 /**
- * Ends a run: the model's error message on stderr and 1 when it failed, "Aborted." and 130 when it was
- * stopped, else hands the final text to `onAnswer` and returns 0.
+ * Ends a run: "Aborted." and 130 when Ctrl-C stopped it, the model's error message on stderr and 1 when
+ * the model failed, else hands the final text to `onAnswer` and returns 0.
  */
-export function reportOutcome(session: AgentSession, io: CliIo, onAnswer: (text: string) => void): number {
+export function reportOutcome(
+	session: AgentSession,
+	io: CliIo,
+	interrupted: boolean,
+	onAnswer: (text: string) => void,
+): number {
 	const last = lastAssistantMessage(session.messages);
+	if (interrupted) {
+		io.stderr.write("Aborted.\n");
+		return ABORTED_EXIT_CODE;
+	}
 	if (last?.stopReason === "error") {
 		io.stderr.write(`Error: ${last.errorMessage ?? "the model request failed"}\n`);
 		return 1;

@@ -1,4 +1,4 @@
-import { spawn } from "node:child_process";
+import { type ChildProcess, spawn } from "node:child_process";
 import { mkdirSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -23,6 +23,8 @@ export interface RunCliOptions {
 	input?: string;
 	home?: string;
 	timeoutMs?: number;
+	/** Called with the child process once it is started (to signal it). */
+	onStart?: (child: ChildProcess) => void;
 }
 
 /** Runs the built CLI with `args` and collects its output. Rejects only when it does not finish in time. */
@@ -51,6 +53,7 @@ export function runCli(args: string[], options: RunCliOptions): Promise<CliRun> 
 			resolve({ code, stdout, stderr });
 		});
 		child.stdin.end(options.input ?? "");
+		options.onStart?.(child);
 	});
 }
 

@@ -85,6 +85,7 @@ describe.skipIf(!HAS_TMUX)("interactive mode in a terminal", () => {
 			{ text: "Understood, I left it alone." },
 			{ text: "Let me think about this for a long while", stallAfterEvents: 4 },
 			{ text: "Back again." },
+			{ toolCalls: [{ name: "bash", arguments: { command: "echo started; sleep 30" } }] },
 		);
 		const gantry = await startGantry();
 		gantry.type("delete the junk folder");
@@ -106,10 +107,21 @@ describe.skipIf(!HAS_TMUX)("interactive mode in a terminal", () => {
 		gantry.press("Enter");
 		await gantry.waitFor("Back again.");
 
+		// Ctrl-C during a running command kills it and ends the run.
+		gantry.type("run the long command");
+		gantry.press("Enter");
+		await gantry.waitFor("Allow bash `echo started; sleep 30`?");
+		gantry.type("a");
+		await gantry.waitFor(/│ started\n/);
+		gantry.press("C-c");
+		screen = await gantry.waitFor(/╰─ ✗ failed .*\n+Aborted\./);
+		expect(screen).toContain("Command aborted");
+		expect(server.requests).toHaveLength(5);
+
 		gantry.type("/session");
 		gantry.press("Enter");
 		screen = await gantry.waitFor(/Tokens\s+[\d,]+ in/);
-		expect(screen).toMatch(/Messages\s+\d+ \(3 user, 4 assistant, 1 tool results\)/);
+		expect(screen).toMatch(/Messages\s+\d+ \(4 user, 5 assistant, 2 tool results\)/);
 		expect(screen).toContain(join(workspace.home, ".gantry", "sessions"));
 
 		gantry.type("/exit");

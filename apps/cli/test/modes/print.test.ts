@@ -131,6 +131,24 @@ describe("print mode", () => {
 		expect(declaredTools(2)).toEqual([]);
 	});
 
+	it("stops on Ctrl-C (SIGINT) with exit code 130", async () => {
+		server.enqueue({ text: "Thinking about it for a very long time", stallAfterEvents: 2 });
+		const run = await runCli(["--base-url", server.openaiBaseUrl, "--model", "scripted", "hi"], {
+			cwd: workspace.project,
+			home: workspace.home,
+			onStart: (child) => {
+				const poll = setInterval(() => {
+					if (server.requests.length === 0) return;
+					clearInterval(poll);
+					child.kill("SIGINT");
+				}, 50);
+			},
+		});
+		expect(run.code).toBe(130);
+		expect(run.stderr).toContain("Aborted.");
+		expect(run.stdout).toBe("");
+	});
+
 	it("exits non-zero with the server's message when the model request fails", async () => {
 		const failure = { status: 500, message: "the GPUs are on fire", headers: { "retry-after-ms": "0" } };
 		server.enqueue(failure, failure, failure);
