@@ -22,7 +22,7 @@ async function loadBuilt() {
 
 const CALLS = 10_000;
 const BATCH = 10;
-const RUNS = Number(process.env.BENCH_RUNS ?? 9);
+const RUNS = Number(process.env.BENCH_RUNS ?? 7);
 const BATCHES = CALLS / BATCH;
 
 const RESULT = { content: [{ type: "text", text: "ok" }] };
@@ -184,12 +184,32 @@ if (only !== undefined) {
 	process.exit(0);
 }
 const self = fileURLToPath(import.meta.url);
-const rows = scenarios.map((_, index) =>
-	JSON.parse(execFileSync(process.execPath, [self, String(index)], { encoding: "utf8", env: process.env })),
-);
+// Rounds over all scenarios, each scenario in its own process per round, then the median per scenario:
+// a busy spell of the machine then lands on one round of every scenario instead of on one scenario.
+const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
+const samples = scenarios.map(() => []);
+for (let round = 0; round < ROUNDS; round++) {
+	for (const [index] of scenarios.entries()) {
+		const output = execFileSync(process.execPath, [self, String(index)], { encoding: "utf8", env: process.env });
+		samples[index].push(JSON.parse(output));
+	}
+}
+const rows = samples.map((runs) => {
+	const pick = (key) => median(runs.map((run) => run[key]));
+	return {
+		scenario: runs[0].scenario,
+		direct: pick("direct"),
+		perCall: pick("perCall"),
+		overhead: pick("overhead"),
+		ratio: pick("ratio"),
+		model: pick("model"),
+	};
+});
 
 const format = (value, digits = 2) => value.toFixed(digits);
-console.log(`\n@gantry/agent pipeline benchmark — ${CALLS} tool calls in batches of ${BATCH}, median of ${RUNS} runs`);
+console.log(
+	`\n@gantry/agent pipeline benchmark — ${CALLS} tool calls in batches of ${BATCH}, medians of ${ROUNDS} × ${RUNS} runs`,
+);
 console.log(
 	`node ${process.version}, ${process.platform}/${process.arch}, ${process.env.BENCH_CLOCK === "wall" ? "wall" : "CPU"} time\n`,
 );
