@@ -3,6 +3,8 @@ import { CliError, usageError } from "./errors.js";
 import { helpText } from "./help.js";
 import { type CliIo, processIo, readAll } from "./io.js";
 import { readVersion } from "./package-info.js";
+import { chooseSessionFile } from "./sessions.js";
+import { resolveWorkingFolder } from "./working-folder.js";
 
 // The session stack takes about a second to load, so it is imported only once a run needs it:
 // --help, --version and usage errors answer at once.
@@ -52,9 +54,7 @@ function chooseMode(options: CliOptions, io: CliIo): CliMode {
 
 async function runSession(options: CliOptions, io: CliIo): Promise<number> {
 	const mode = chooseMode(options, io);
-	const { resolveWorkingFolder, openSession } = await import("./session-factory.js");
 	const { requireApiKey, selectModel } = await import("./model-selection.js");
-	const { chooseSessionFile } = await import("./sessions.js");
 	const cwd = resolveWorkingFolder(options.cwd);
 	let prompt = options.prompt;
 	if (mode !== "interactive" && prompt === undefined) {
@@ -70,6 +70,7 @@ async function runSession(options: CliOptions, io: CliIo): Promise<number> {
 		const { runInteractiveMode } = await import("./modes/interactive.js");
 		return runInteractiveMode({ ...setup, io, session, initialPrompt: prompt });
 	}
+	const { openSession } = await import("./session-factory.js");
 	const agentSession = await openSession({ ...setup, sessionFile: session.path });
 	try {
 		if (mode === "json") {

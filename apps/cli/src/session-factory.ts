@@ -1,4 +1,3 @@
-import { statSync } from "node:fs";
 import { resolve } from "node:path";
 import type { Model } from "@gantry/ai";
 import {
@@ -10,7 +9,7 @@ import {
 } from "@gantry/coding-agent";
 import type { Extension, ExtensionUI, ToolDefinition } from "@gantry/extensions";
 import type { CliOptions } from "./args.js";
-import { CliError, usageError } from "./errors.js";
+import { CliError } from "./errors.js";
 
 /** Everything a run's session is made from. */
 export interface SessionSetup {
@@ -30,14 +29,6 @@ export interface SessionSetup {
 	customTools?: ToolDefinition[];
 	/** Options passed through as they are (the demo's prompt). */
 	sessionOptions?: Partial<AgentSessionOptions>;
-}
-
-/** The folder to work in: `--cwd` (which must exist) or the current one. */
-export function resolveWorkingFolder(cwd: string | undefined): string {
-	if (cwd === undefined) return process.cwd();
-	const folder = resolve(cwd);
-	if (!statSync(folder, { throwIfNoEntry: false })?.isDirectory()) throw usageError(`--cwd ${cwd}: no such folder`);
-	return folder;
 }
 
 /**

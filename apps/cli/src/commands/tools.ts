@@ -1,8 +1,9 @@
 import type { CliOptions } from "../args.js";
 import { selectModel } from "../model-selection.js";
-import { openSession, resolveWorkingFolder } from "../session-factory.js";
+import { openSession } from "../session-factory.js";
 import { formatToolTable, listTools } from "../tool-list.js";
 import { themeFor } from "../tui/theme.js";
+import { resolveWorkingFolder } from "../working-folder.js";
 
 /**
  * `gantry tools [--json]`: every registered tool (builtins, extensions) with its exposure, whether it is
