@@ -21,10 +21,15 @@ import type { Static, TSchema } from "@sinclair/typebox";
  * to programmatic callers (codemode) and never to the model.
  */
 export interface AgentToolResult<TDetails = unknown> {
+	/** What the model sees. */
 	content: (TextContent | ImageContent)[];
+	/** For UIs and logs; kept on the tool result message, never sent to the model. */
 	details?: TDetails;
+	/** Machine-readable result (matches `outputSchema`); stays on the outcome, never on the message. */
 	structuredContent?: JsonValue;
+	/** Tokens the tool spent (e.g. calling a model); copied onto the tool result message. */
 	usage?: Usage;
+	/** A failure reported without throwing (e.g. a non-zero exit code). */
 	isError?: boolean;
 	/** Ends the agent run after this batch — only when every result of the batch sets it. */
 	terminate?: boolean;
@@ -42,6 +47,7 @@ export interface AgentTool<TParams extends TSchema = TSchema, TDetails = unknown
 	label: string;
 	/** JSON Schema of `structuredContent` on success. */
 	outputSchema?: TSchema;
+	/** Ask providers to constrain the arguments to the schema. Default: the provider's own behaviour. */
 	constrainedSampling?: ConstrainedSampling;
 	/** Rewrites legacy argument shapes before validation. May throw (the call then fails). */
 	prepareArguments?: (raw: unknown) => unknown;
