@@ -62,6 +62,26 @@ function result(
 	};
 }
 
+/** How many whole lines, taken from the head or the tail, fit in both limits, and which limit stopped them. */
+function countFittingLines(
+	lines: string[],
+	from: "head" | "tail",
+	maxLines: number,
+	maxBytes: number,
+): { kept: number; truncatedBy: TruncationResult["truncatedBy"] } {
+	let bytes = 0;
+	let kept = 0;
+	while (kept < lines.length) {
+		if (kept >= maxLines) return { kept, truncatedBy: "lines" };
+		const line = lines[from === "head" ? kept : lines.length - 1 - kept];
+		const lineBytes = Buffer.byteLength(line, "utf8") + (kept > 0 ? 1 : 0);
+		if (bytes + lineBytes > maxBytes) return { kept, truncatedBy: "bytes" };
+		bytes += lineBytes;
+		kept++;
+	}
+	return { kept, truncatedBy: null };
+}
+
 /** Keeps the first lines of `text` within both limits (for file contents: the start matters). */
 export function truncateHead(text: string, options: TruncationOptions = {}): TruncationResult {
 	const maxLines = options.maxLines ?? DEFAULT_MAX_LINES;
@@ -71,22 +91,7 @@ export function truncateHead(text: string, options: TruncationOptions = {}): Tru
 	if (lines.length <= maxLines && totalBytes <= maxBytes)
 		return result(text, lines, totalBytes, lines.length, null, maxLines, maxBytes);
 
-	let bytes = 0;
-	let kept = 0;
-	let truncatedBy: TruncationResult["truncatedBy"] = null;
-	for (const line of lines) {
-		if (kept >= maxLines) {
-			truncatedBy = "lines";
-			break;
-		}
-		const lineBytes = Buffer.byteLength(line, "utf8") + (kept > 0 ? 1 : 0);
-		if (bytes + lineBytes > maxBytes) {
-			truncatedBy = "bytes";
-			break;
-		}
-		bytes += lineBytes;
-		kept++;
-	}
+	const { kept, truncatedBy } = countFittingLines(lines, "head", maxLines, maxBytes);
 	const content = lines.slice(0, kept).join("\n");
 	return result(content, lines, totalBytes, kept, truncatedBy ?? "lines", maxLines, maxBytes, {
 		firstLineExceedsLimit: kept === 0 && lines.length > 0,
@@ -102,22 +107,7 @@ export function truncateTail(text: string, options: TruncationOptions = {}): Tru
 	if (lines.length <= maxLines && totalBytes <= maxBytes)
 		return result(text, lines, totalBytes, lines.length, null, maxLines, maxBytes);
 
-	let bytes = 0;
-	let kept = 0;
-	let truncatedBy: TruncationResult["truncatedBy"] = null;
-	for (let index = lines.length - 1; index >= 0; index--) {
-		if (kept >= maxLines) {
-			truncatedBy = "lines";
-			break;
-		}
-		const lineBytes = Buffer.byteLength(lines[index], "utf8") + (kept > 0 ? 1 : 0);
-		if (bytes + lineBytes > maxBytes) {
-			truncatedBy = "bytes";
-			break;
-		}
-		bytes += lineBytes;
-		kept++;
-	}
+	const { kept, truncatedBy } = countFittingLines(lines, "tail", maxLines, maxBytes);
 	if (kept === 0 && lines.length > 0) {
 		const content = tailBytes(lines[lines.length - 1], maxBytes);
 		return result(content, lines, totalBytes, 1, "bytes", maxLines, maxBytes, { lastLinePartial: true });
