@@ -1,5 +1,7 @@
 import { execFileSync, spawnSync } from "node:child_process";
 import { randomBytes } from "node:crypto";
+import { rmSync } from "node:fs";
+import { join } from "node:path";
 
 /** Whether tmux is installed (CI installs it; see `.ci/run`). */
 export const HAS_TMUX = spawnSync("tmux", ["-V"], { stdio: "ignore" }).status === 0;
@@ -81,8 +83,10 @@ export class TmuxTerminal {
 		throw new Error(`Timed out waiting for ${String(expected)}. The screen:\n${screen}`);
 	}
 
-	/** Stops the tmux server of this terminal (and the program in it). */
+	/** Stops the tmux server of this terminal (and the program in it) and removes its socket file. */
 	kill(): void {
 		spawnSync("tmux", ["-L", this.#socket, "kill-server"], { stdio: "ignore" });
+		const folder = join(process.env.TMUX_TMPDIR || "/tmp", `tmux-${process.getuid?.() ?? 0}`);
+		rmSync(join(folder, this.#socket), { force: true });
 	}
 }
