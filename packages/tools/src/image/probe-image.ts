@@ -1,6 +1,6 @@
-import sharp from "sharp";
 import { readBmpSize } from "./bmp.js";
 import { detectImageFormat, IMAGE_MIME_TYPES, type ImageFormat } from "./detect.js";
+import { loadSharp } from "./load-sharp.js";
 
 /** The format and size of an image, read from its header without decoding the pixels. */
 export interface ImageInfo {
@@ -19,6 +19,7 @@ export async function probeImage(bytes: Buffer): Promise<ImageInfo | undefined> 
 	if (format === undefined) return undefined;
 	try {
 		if (format === "bmp") return { format, mimeType: IMAGE_MIME_TYPES.bmp, ...readBmpSize(bytes) };
+		const sharp = await loadSharp();
 		const metadata = await sharp(bytes).metadata();
 		const width = metadata.autoOrient?.width ?? metadata.width;
 		const height = metadata.autoOrient?.height ?? metadata.height;

@@ -1,9 +1,10 @@
 import type { ImageContent } from "@gantry/ai";
-import sharp, { type Sharp } from "sharp";
+import type { Sharp } from "sharp";
 import { formatSize } from "../truncate.js";
 import { decodeBmp } from "./bmp.js";
 import { detectImageFormat, IMAGE_MIME_TYPES, type ImageFormat, isProviderImageFormat } from "./detect.js";
 import { type ImageResizeLimits, resolveImageLimits } from "./limits.js";
+import { loadSharp } from "./load-sharp.js";
 
 /** What `processImage` made of an image. */
 export interface ProcessedImage {
@@ -71,10 +72,12 @@ async function openSource(bytes: Buffer, format: ImageFormat | undefined): Promi
 		// libvips has no BMP loader: decode here and hand sharp the raw pixels.
 		const bitmap = decodeBmp(bytes);
 		const { width, height, channels } = bitmap;
+		const sharp = await loadSharp();
 		const pipeline = sharp(bitmap.data, { raw: { width, height, channels } });
 		return { pipeline, width, height, hasAlpha: channels === 4, needsRotation: false, formatName: "BMP", frames: 1 };
 	}
 	// Tolerate slightly damaged files (a truncated scan still shows most of a picture).
+	const sharp = await loadSharp();
 	const pipeline = sharp(bytes, { failOn: "error" });
 	const metadata = await pipeline.metadata();
 	// Rotating costs time even when there is nothing to do, so only images with an EXIF turn get it.
@@ -92,6 +95,7 @@ async function openSource(bytes: Buffer, format: ImageFormat | undefined): Promi
 }
 
 async function encode(pixels: Pixels, width: number, height: number, attempt: Attempt): Promise<Buffer> {
+	const sharp = await loadSharp();
 	let pipeline = sharp(pixels.data, {
 		raw: { width: pixels.width, height: pixels.height, channels: pixels.channels },
 	});

@@ -1,5 +1,4 @@
 import { stat } from "node:fs/promises";
-import { execa } from "execa";
 import { DEFAULT_KILL_GRACE_MS, killProcessTree } from "./kill-process-tree.js";
 
 /** Options of one `ShellOperations.exec` call. */
@@ -75,6 +74,7 @@ export function createLocalShellOperations(
 		async exec(command, cwd, { onData, signal, env }) {
 			if (signal?.aborted) throw new Error("Operation aborted");
 			const { file, args } = await invocation(command, env);
+			const { execa } = await loadExeca();
 			const subprocess = execa(file, args, {
 				cwd,
 				env,
@@ -145,4 +145,12 @@ async function startFailure(file: string, cwd: string, reason: string): Promise<
 	if (!info) return new Error(`Working directory does not exist: ${cwd}. Run the command from an existing folder.`);
 	if (!info.isDirectory()) return new Error(`Working directory is not a folder: ${cwd}.`);
 	return new Error(`Could not start ${file}: ${reason}`);
+}
+
+let execaLoading: Promise<typeof import("execa")> | undefined;
+
+/** execa takes ~130 ms to load; it is loaded when the first command runs, not at import time. */
+function loadExeca(): Promise<typeof import("execa")> {
+	execaLoading ??= import("execa");
+	return execaLoading;
 }
