@@ -73,6 +73,8 @@ export class AgentSession {
 			afterToolCall: hooks.afterToolCall,
 			streamFn: options.streamFn,
 			apiKey: options.apiKey,
+			maxTokens: options.maxTokens,
+			temperature: options.temperature,
 			onListenerError: (error) => this.#report("a session listener failed", error),
 		});
 		this.#nested = new NestedToolCallRunner({

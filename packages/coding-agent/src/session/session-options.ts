@@ -49,6 +49,10 @@ export interface AgentSessionOptions {
 	appendSystemPrompt?: string;
 	/** Options of the builtin tools (grep engine, bash env, …). `cwd`, `tempDir` and `model` are set by the session. */
 	toolOptions?: Omit<AllToolsOptions, "tempDir" | "model">;
+	/** Most output tokens per model request. Default: the model's `maxTokens`. */
+	maxTokens?: number;
+	/** Sampling temperature, where the provider takes one. Default: the provider's. */
+	temperature?: number;
 	/** Replaces `stream` from `@gantry/ai` (custom transports, tests). */
 	streamFn?: typeof stream;
 	/** Messages to start with when no transcript is resumed. */
