@@ -1,0 +1,116 @@
+// Benchmark of grep (both engines), find and ls on the shared 20,000-file tree, each against its
+// plain-tool floor measured in the same run. Run `npx tsc -p tsconfig.build.json` first: it imports
+// the built code from ../dist.
+import { execFile } from "node:child_process";
+import { readdir } from "node:fs/promises";
+import { fileURLToPath } from "node:url";
+import { promisify } from "node:util";
+import { createFindToolDefinition } from "../dist/find.js";
+import { createGrepToolDefinition } from "../dist/grep.js";
+import { createLsToolDefinition } from "../dist/ls.js";
+import { medianMs, printTable } from "./harness.mjs";
+import { ensureTree } from "./workload.mjs";
+
+const run = promisify(execFile);
+const treeDir = fileURLToPath(new URL("../.bench-work/search/tree", import.meta.url));
+const RUNS = { runs: 7, warmup: 2 };
+
+console.log("Preparing the workload (first run only)...");
+const tree = await ensureTree(treeDir);
+
+/** Runs a command in the tree; exit code 1 ("nothing found") is not a failure. */
+async function plain(command, args, cwd = tree.dir) {
+	try {
+		await run(command, args, { cwd, maxBuffer: 256 * 1024 * 1024 });
+	} catch (error) {
+		if (error.code !== 1) throw error;
+	}
+}
+
+function tool(definition) {
+	return (params) => definition.execute("bench", params, undefined, undefined, undefined);
+}
+
+const builtinGrep = tool(createGrepToolDefinition(tree.dir, { engine: "builtin" }));
+const ripgrepGrep = tool(createGrepToolDefinition(tree.dir, { engine: "ripgrep" }));
+const find = tool(createFindToolDefinition(tree.dir));
+const ls = tool(createLsToolDefinition(tree.dir));
+
+// Sanity: both engines agree, and the workload is what the table says.
+for (const needle of [tree.needle, tree.rareNeedle]) {
+	const [a, b] = await Promise.all([
+		builtinGrep({ pattern: needle, literal: true }),
+		ripgrepGrep({ pattern: needle, literal: true }),
+	]);
+	if (a.content[0].text !== b.content[0].text) throw new Error(`engines disagree on ${needle}`);
+}
+
+const rows = [];
+const measure = async (label, gantry, floorName, floor, target, note) => {
+	const gantryMs = await medianMs(gantry, RUNS);
+	const floorMs = await medianMs(floor, RUNS);
+	rows.push({ case: label, gantryMs, floor: floorName, floorMs, target, note });
+};
+
+await measure(
+	"grep literal, builtin engine (limit 100)",
+	() => builtinGrep({ pattern: tree.needle, literal: true }),
+	"grep -rnF",
+	() => plain("grep", ["-rnF", tree.needle, "."]),
+	"≤ 2x",
+	"stops once 101 matches are found in path order",
+);
+await measure(
+	"grep rare literal, builtin engine (whole tree)",
+	() => builtinGrep({ pattern: tree.rareNeedle, literal: true }),
+	"grep -rnF",
+	() => plain("grep", ["-rnF", tree.rareNeedle, "."]),
+	"≤ 2x",
+	"3 matches: every file read",
+);
+await measure(
+	"grep regex -i, builtin engine (whole tree)",
+	() => builtinGrep({ pattern: "veryrare\\w+marker", ignoreCase: true }),
+	"grep -rniE",
+	() => plain("grep", ["-rniE", "veryrare\\w+marker", "."]),
+	"",
+	"every file decoded and scanned",
+);
+await measure(
+	"grep literal, ripgrep engine (limit 100)",
+	() => ripgrepGrep({ pattern: tree.needle, literal: true }),
+	"rg -nF",
+	() => plain("rg", ["-nF", tree.needle, "."]),
+	"≤ 1.2x",
+);
+await measure(
+	"grep rare literal, ripgrep engine (whole tree)",
+	() => ripgrepGrep({ pattern: tree.rareNeedle, literal: true }),
+	"rg -nF",
+	() => plain("rg", ["-nF", tree.rareNeedle, "."]),
+	"≤ 1.2x",
+);
+await measure(
+	"find **/*.ts (limit 20000)",
+	() => find({ pattern: "**/*.ts", limit: 20_000 }),
+	"find -name",
+	() => plain("find", [".", "-name", "*.ts"]),
+	"≤ 1.5x",
+	".gitignore applied; find applies none",
+);
+await measure(
+	"ls 1000 entries (limit 1000)",
+	() => ls({ path: "wide", limit: 1000 }),
+	"readdir",
+	() => readdir(tree.wideFolder),
+	"≤ 2x",
+);
+await measure(
+	"ls 1000 entries (limit 1000)",
+	() => ls({ path: "wide", limit: 1000 }),
+	"ls -a",
+	() => plain("ls", ["-a", tree.wideFolder]),
+	"",
+);
+
+printTable(`Search tools on ${tree.files} files (median of ${RUNS.runs} runs)`, rows);

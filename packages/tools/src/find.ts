@@ -1,0 +1,187 @@
+import { isAbsolute } from "node:path";
+import type { AgentToolResult } from "@gantry/agent";
+import { defineTool, type Theme, type ToolDefinition } from "@gantry/extensions";
+import { type Static, Type } from "@sinclair/typebox";
+import { resolveToolPath } from "./paths.js";
+import { throwIfAborted } from "./search/abort.js";
+import { localStat } from "./search/local-fs.js";
+import { localGlob } from "./search/local-glob.js";
+import { formatSize, type TruncationResult, truncateHead } from "./truncate.js";
+
+/** Paths returned when the call gives no `limit`. */
+export const DEFAULT_FIND_LIMIT = 1000;
+
+export const findSchema = Type.Object(
+	{
+		pattern: Type.String({
+			description:
+				"Glob for file paths relative to the searched folder. A pattern without `/` matches file names at any " +
+				"depth (`*.ts`, `{README,CHANGELOG}.md`); with `/` it matches whole paths (`src/**/*.test.ts`).",
+		}),
+		path: Type.Optional(
+			Type.String({ description: "Folder to search in, relative to the working folder. Default: the working folder." }),
+		),
+		limit: Type.Optional(
+			Type.Integer({ minimum: 1, description: `Most paths to return. Default ${DEFAULT_FIND_LIMIT}.` }),
+		),
+	},
+	{ additionalProperties: false },
+);
+
+export type FindToolInput = Static<typeof findSchema>;
+
+/** `structuredContent` of a successful find. */
+export const findOutputSchema = Type.Object({
+	files: Type.Array(Type.String(), { description: "Paths relative to the searched folder, `/` separators, sorted." }),
+	truncated: Type.Boolean({ description: "More files matched than returned (limit or output size)." }),
+});
+
+/** What the UI gets in `details`. */
+export interface FindToolDetails {
+	/** Paths returned. */
+	fileCount: number;
+	/** The limit, when more files matched than it let through. */
+	resultLimitReached?: number;
+	/** Set when the output was cut to `DEFAULT_MAX_BYTES`. */
+	truncation?: TruncationResult;
+}
+
+/** All I/O of the find tool. */
+export interface FindOperations {
+	/** What is at `path`, links followed: a file, a folder, something else, or undefined for nothing. May throw. */
+	stat(path: string): Promise<"file" | "directory" | "other" | undefined>;
+	/**
+	 * The files under `cwd` whose path relative to it matches `pattern` (fast-glob syntax; a pattern without
+	 * `/` matches file names at any depth): relative paths with `/` separators, in any order. Must include
+	 * hidden files and skip `.git` and `node_modules` folders and whatever the .gitignore files ignore.
+	 * Rejects with `Operation aborted` when `signal` fires.
+	 */
+	glob(pattern: string, cwd: string, signal: AbortSignal | undefined): Promise<string[]>;
+}
+
+/** The local file system (fast-glob). */
+export const localFindOperations: FindOperations = {
+	async stat(path) {
+		const stats = await localStat(path);
+		if (stats === undefined) return undefined;
+		return stats.isFile() ? "file" : stats.isDirectory() ? "directory" : "other";
+	},
+	glob: localGlob,
+};
+
+export interface FindToolOptions {
+	/** Where the I/O goes. Default `localFindOperations`. */
+	operations?: FindOperations;
+}
+
+function optionalLimit(value: unknown): number | undefined {
+	if (value === undefined || value === null) return undefined;
+	if (typeof value !== "number" || !Number.isInteger(value) || value < 1)
+		throw new Error(`limit must be a whole number of 1 or more (got ${JSON.stringify(value)}).`);
+	return value;
+}
+
+function comparePaths(left: string, right: string): number {
+	return left < right ? -1 : left > right ? 1 : 0;
+}
+
+/** Creates the `find` tool: files by glob, respecting .gitignore. Folders are never returned, only files. */
+export function createFindToolDefinition(
+	cwd: string,
+	options: FindToolOptions = {},
+): ToolDefinition<typeof findSchema, FindToolDetails> {
+	const operations = options.operations ?? localFindOperations;
+	return defineTool<typeof findSchema, FindToolDetails>({
+		name: "find",
+		label: "Find",
+		description:
+			"Find files by glob pattern. Returns file paths (never folders) relative to the searched folder, sorted, " +
+			"one per line. Respects .gitignore, includes hidden files, skips .git and node_modules. A pattern without `/` " +
+			`matches file names at any depth. Returns at most ${DEFAULT_FIND_LIMIT} paths unless limit says otherwise.`,
+		promptSnippet: "find: find files by glob pattern (respects .gitignore)",
+		promptGuidelines: ["Use find to look for files by name or path instead of running find or ls -R through bash."],
+		parameters: findSchema,
+		outputSchema: findOutputSchema,
+		annotations: { readOnlyHint: true, idempotentHint: true },
+		async execute(_toolCallId, params, signal) {
+			throwIfAborted(signal);
+			const pattern = typeof params.pattern === "string" ? params.pattern.trim() : "";
+			if (pattern === "") throw new Error("pattern is required: give a glob such as `*.ts` or `src/**/*.json`.");
+			if (isAbsolute(pattern) || pattern.split("/").includes(".."))
+				throw new Error(
+					`The pattern ${JSON.stringify(pattern)} leaves the searched folder. Give a relative pattern and put the folder in path.`,
+				);
+			const limit = optionalLimit(params.limit) ?? DEFAULT_FIND_LIMIT;
+			const root = resolveToolPath(
+				cwd,
+				typeof params.path === "string" && params.path.trim() !== "" ? params.path : ".",
+			);
+			const kind = await operations.stat(root);
+			if (kind === undefined) throw new Error(`Path not found: ${root}`);
+			if (kind !== "directory") throw new Error(`Not a directory: ${root}`);
+			throwIfAborted(signal);
+
+			const all = (await operations.glob(pattern, root, signal)).sort(comparePaths);
+			throwIfAborted(signal);
+			if (all.length === 0) {
+				return {
+					content: [{ type: "text", text: "No files found matching pattern" }],
+					structuredContent: { files: [], truncated: false },
+					details: { fileCount: 0 },
+				};
+			}
+			const limitReached = all.length > limit;
+			const kept = limitReached ? all.slice(0, limit) : all;
+			const truncation = truncateHead(kept.join("\n"));
+			const files = truncation.truncated ? kept.slice(0, truncation.outputLines) : kept;
+			const notices: string[] = [];
+			if (limitReached)
+				notices.push(`[${limit} results limit reached. Use limit=${limit * 2} for more, or refine the pattern]`);
+			if (truncation.truncated)
+				notices.push(
+					`[Output cut at ${truncation.truncatedBy === "lines" ? `${truncation.maxLines} lines` : formatSize(truncation.maxBytes)}: ` +
+						`${files.length} of ${kept.length} paths shown. Use a narrower pattern or path]`,
+				);
+			const text = notices.length > 0 ? `${truncation.content}\n\n${notices.join("\n")}` : truncation.content;
+			const details: FindToolDetails = { fileCount: files.length };
+			if (limitReached) details.resultLimitReached = limit;
+			if (truncation.truncated) details.truncation = truncation;
+			return {
+				content: [{ type: "text", text }],
+				structuredContent: { files, truncated: limitReached || truncation.truncated },
+				details,
+			};
+		},
+		renderCall: renderFindCall,
+		renderResult: renderFindResult,
+	});
+}
+
+/** One line: `find pattern in path`. */
+function renderFindCall(args: FindToolInput, theme: Theme): string {
+	const pattern = typeof args.pattern === "string" ? args.pattern : "";
+	const where = typeof args.path === "string" && args.path !== "" ? ` ${theme.dim("in")} ${args.path}` : "";
+	const limit = typeof args.limit === "number" ? theme.dim(` (limit ${args.limit})`) : "";
+	return `${theme.bold("find")} ${theme.accent(pattern)}${where}${limit}`;
+}
+
+/** The file count and the first paths (all when expanded), then any notice. */
+function renderFindResult(
+	result: AgentToolResult<FindToolDetails>,
+	options: { expanded: boolean; isPartial: boolean },
+	theme: Theme,
+): string {
+	if (options.isPartial) return theme.dim("Searching…");
+	const block = result.content.find((content) => content.type === "text");
+	const text = block?.type === "text" ? block.text : "";
+	const details = result.details;
+	if (result.isError || details === undefined) return theme.error(text.split("\n")[0] ?? "");
+	if (details.fileCount === 0) return theme.dim(text);
+	const noticeAt = text.indexOf("\n\n[");
+	const paths = (noticeAt >= 0 ? text.slice(0, noticeAt) : text).split("\n");
+	const shown = options.expanded ? paths : paths.slice(0, 8);
+	const output = [theme.success(`${details.fileCount} ${details.fileCount === 1 ? "file" : "files"}`), ...shown];
+	if (shown.length < paths.length) output.push(theme.dim(`… ${paths.length - shown.length} more`));
+	if (noticeAt >= 0) for (const notice of text.slice(noticeAt + 2).split("\n")) output.push(theme.warning(notice));
+	return output.join("\n");
+}

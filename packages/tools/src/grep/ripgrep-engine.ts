@@ -1,0 +1,237 @@
+import { basename, dirname } from "node:path";
+import { throwIfAborted } from "../search/abort.js";
+import { createGlobFilter } from "../search/glob-filter.js";
+import { type IgnoreFileReader, IgnoreRules } from "../search/ignore-rules.js";
+import { IgnoreScopes } from "../search/ignore-scopes.js";
+import {
+	comparePaths,
+	countMatches,
+	type GrepEngineRequest,
+	type GrepEngineResult,
+	type GrepFileResult,
+} from "./engine.js";
+import type { GrepLine } from "./file-searcher.js";
+import { type RipgrepExit, runRipgrep } from "./ripgrep-process.js";
+
+/** rg refused the request (most often a pattern its regex syntax rejects); `message` is rg's explanation. */
+export class RipgrepRejectedError extends Error {
+	override readonly name = "RipgrepRejectedError";
+}
+
+/** Most characters of file paths handed to one rg run. */
+const MAX_ARGUMENT_CHARS = 64 * 1024;
+
+/** Flags shared by both rg runs: nothing from the user's rg config, raw bytes, CRLF-aware line ends. */
+function matchingFlags(request: GrepEngineRequest): string[] {
+	const flags = ["--no-config", "--no-messages", "--no-mmap", "--encoding", "none", "--crlf"];
+	if (request.ignoreCase) flags.push("--ignore-case");
+	if (request.literal) flags.push("--fixed-strings");
+	return flags;
+}
+
+interface RgText {
+	text?: string;
+	bytes?: string;
+}
+
+interface RgMessage {
+	type: string;
+	data: { path?: RgText; lines?: RgText; line_number?: number; binary_offset?: number | null };
+}
+
+function decode(value: RgText | undefined): string {
+	if (value === undefined) return "";
+	if (value.text !== undefined) return value.text;
+	return Buffer.from(value.bytes ?? "", "base64").toString("utf8");
+}
+
+function rejectionOf(exit: { code: number | null; stderr: string }): RipgrepRejectedError {
+	const text = exit.stderr.trim() || `rg exited with code ${exit.code}`;
+	return new RipgrepRejectedError(text);
+}
+
+/** Flags for rg's own walk: .gitignore files (also outside a repository), hidden files, `.git` skipped. */
+function walkFlags(request: GrepEngineRequest): string[] {
+	const flags = ["--hidden", "--no-require-git", "--no-ignore-dot", "--no-ignore-exclude", "--no-ignore-global"];
+	flags.push("--glob", "!.git");
+	if (request.glob) flags.push("--glob", request.glob);
+	return flags;
+}
+
+/** Most bytes of JSON the one-pass search may produce before it gives way to the two-pass one. */
+const ONE_PASS_OUTPUT_BYTES = 4 * 1024 * 1024;
+
+class OutputTooLarge extends Error {}
+
+/** Collects rg's `--json` messages into lines per file; files rg found binary are dropped. */
+class JsonResults {
+	readonly files = new Map<string, GrepLine[]>();
+	private partial: Buffer | undefined;
+	bytes = 0;
+
+	push(chunk: Buffer): void {
+		this.bytes += chunk.length;
+		const data = this.partial === undefined ? chunk : Buffer.concat([this.partial, chunk]);
+		let start = 0;
+		let newline = data.indexOf(10);
+		while (newline >= 0) {
+			this.handle(data.toString("utf8", start, newline));
+			start = newline + 1;
+			newline = data.indexOf(10, start);
+		}
+		this.partial = start < data.length ? data.subarray(start) : undefined;
+	}
+
+	finish(): void {
+		if (this.partial !== undefined) this.handle(this.partial.toString("utf8"));
+		this.partial = undefined;
+	}
+
+	private handle(json: string): void {
+		if (json === "") return;
+		const message = JSON.parse(json) as RgMessage;
+		if (message.type !== "match" && message.type !== "context" && message.type !== "end") return;
+		let path = decode(message.data.path);
+		if (path.startsWith("./")) path = path.slice(2);
+		if (message.type === "end") {
+			if (message.data.binary_offset !== null && message.data.binary_offset !== undefined) this.files.delete(path);
+			return;
+		}
+		let text = decode(message.data.lines);
+		if (text.endsWith("\n")) text = text.slice(0, -1);
+		let lines = this.files.get(path);
+		if (lines === undefined) {
+			lines = [];
+			this.files.set(path, lines);
+		}
+		lines.push({ line: message.data.line_number ?? 0, text, match: message.type === "match" });
+	}
+}
+
+/**
+ * Runs rg `--json` with `targets` (files, or "." for the walk) in `cwd`. Resolves to the lines per
+ * file, or undefined when the output passed `outputLimit` (rg is then killed).
+ */
+async function searchJson(
+	executable: string,
+	request: GrepEngineRequest,
+	cwd: string,
+	targets: readonly string[],
+	options: { maxMatches: number; walk: boolean; outputLimit?: number },
+): Promise<Map<string, GrepLine[]> | undefined> {
+	const args = [...matchingFlags(request), ...(options.walk ? walkFlags(request) : []), "--json"];
+	args.push("--max-count", String(options.maxMatches));
+	if (request.context > 0) args.push("--context", String(request.context));
+	args.push("--regexp", request.pattern, "--", ...targets);
+	const results = new JsonResults();
+	const { outputLimit } = options;
+	let exit: RipgrepExit;
+	try {
+		exit = await runRipgrep(executable, args, {
+			cwd,
+			signal: request.signal,
+			onOutput: (chunk) => {
+				results.push(chunk);
+				if (outputLimit !== undefined && results.bytes > outputLimit) throw new OutputTooLarge();
+			},
+		});
+	} catch (error) {
+		if (error instanceof OutputTooLarge) return undefined;
+		throw error;
+	}
+	results.finish();
+	if (exit.code === 2 && results.bytes === 0 && exit.stderr.trim() !== "") throw rejectionOf(exit);
+	return results.files;
+}
+
+/** Lists the files with at least one match (rg stops reading each file at its first match), in path order. */
+async function listMatchingFiles(executable: string, request: GrepEngineRequest): Promise<string[]> {
+	const args = [...matchingFlags(request), ...walkFlags(request), "--files-with-matches", "--null"];
+	args.push("--regexp", request.pattern, "--", ".");
+	const chunks: Buffer[] = [];
+	const exit = await runRipgrep(executable, args, {
+		cwd: request.root,
+		signal: request.signal,
+		onOutput: (chunk) => chunks.push(chunk),
+	});
+	const output = Buffer.concat(chunks).toString("utf8");
+	if (exit.code === 2 && output === "") throw rejectionOf(exit);
+	const paths: string[] = [];
+	for (const entry of output.split("\0")) {
+		if (entry === "") continue;
+		paths.push(entry.startsWith("./") ? entry.slice(2) : entry);
+	}
+	return paths.sort(comparePaths);
+}
+
+/**
+ * The ripgrep engine. One pass first: rg searches the tree (in parallel) and reports every match, up
+ * to the wanted count per file. When that output grows past `ONE_PASS_OUTPUT_BYTES` (a pattern that
+ * matches nearly everything), rg is killed and two passes follow: rg lists the files with a match
+ * (stopping at each file's first match), and only as many of them as the limit needs, in path order,
+ * are searched again for their lines. Either way the paths are sorted and checked against the same
+ * .gitignore rules and glob as the built-in engine (rg lets a `--glob` override .gitignore; this tool
+ * does not). Throws `RipgrepRejectedError` when rg refuses the pattern, `Operation aborted` on abort
+ * (rg is killed).
+ */
+export async function runRipgrepEngine(
+	executable: string,
+	request: GrepEngineRequest,
+	reader: IgnoreFileReader,
+): Promise<GrepEngineResult> {
+	const { root, maxMatches, signal } = request;
+	throwIfAborted(signal);
+	if (request.isFile) {
+		const name = basename(root);
+		const results = await searchJson(executable, request, dirname(root), [name], { maxMatches, walk: false });
+		const lines = results?.get(name);
+		return { files: lines && countMatches(lines) > 0 ? [{ path: name, lines }] : [] };
+	}
+
+	const scopes = new IgnoreScopes(root, await IgnoreRules.forRoot(root, reader), reader);
+	const filter = request.glob ? createGlobFilter(request.glob) : undefined;
+	const keep = async (path: string) => !(filter && !filter.includes(path)) && !(await scopes.ignores(path, false));
+	const files: GrepFileResult[] = [];
+	let found = 0;
+	const add = (path: string, lines: GrepLine[] | undefined) => {
+		if (lines === undefined) return;
+		const count = countMatches(lines);
+		if (count === 0) return;
+		lines.sort((left, right) => left.line - right.line);
+		files.push({ path, lines });
+		found += count;
+	};
+
+	const onePass = await searchJson(executable, request, root, ["."], {
+		maxMatches,
+		walk: true,
+		outputLimit: ONE_PASS_OUTPUT_BYTES,
+	});
+	if (onePass !== undefined) {
+		for (const path of [...onePass.keys()].sort(comparePaths)) {
+			if (found >= maxMatches) break;
+			if (await keep(path)) add(path, onePass.get(path));
+		}
+		throwIfAborted(signal);
+		return { files };
+	}
+
+	const candidates = await listMatchingFiles(executable, request);
+	let next = 0;
+	while (found < maxMatches && next < candidates.length) {
+		const wanted = maxMatches - found;
+		const batch: string[] = [];
+		let characters = 0;
+		while (next < candidates.length && batch.length < wanted && characters < MAX_ARGUMENT_CHARS) {
+			const path = candidates[next++];
+			if (!(await keep(path))) continue;
+			batch.push(path);
+			characters += path.length + 1;
+		}
+		if (batch.length === 0) break;
+		const results = await searchJson(executable, request, root, batch, { maxMatches: wanted, walk: false });
+		for (const path of batch) add(path, results?.get(path));
+	}
+	throwIfAborted(signal);
+	return { files };
+}

@@ -1,0 +1,230 @@
+import { readdirSync, statSync } from "node:fs";
+import { join } from "node:path";
+import type { AgentToolResult } from "@gantry/agent";
+import { defineTool, type Theme, type ToolDefinition } from "@gantry/extensions";
+import { type Static, Type } from "@sinclair/typebox";
+import { resolveToolPath } from "./paths.js";
+import { throwIfAborted } from "./search/abort.js";
+import { localStat } from "./search/local-fs.js";
+import { formatSize, type TruncationResult, truncateHead } from "./truncate.js";
+
+/** Entries returned when the call gives no `limit`. */
+export const DEFAULT_LS_LIMIT = 500;
+
+export const lsSchema = Type.Object(
+	{
+		path: Type.Optional(
+			Type.String({ description: "Folder to list, relative to the working folder. Default: the working folder." }),
+		),
+		limit: Type.Optional(
+			Type.Integer({ minimum: 1, description: `Most entries to return. Default ${DEFAULT_LS_LIMIT}.` }),
+		),
+	},
+	{ additionalProperties: false },
+);
+
+export type LsToolInput = Static<typeof lsSchema>;
+
+/** What an entry is, links followed (a broken link is `"other"`). */
+export type LsEntryType = "file" | "directory" | "other";
+
+/** `structuredContent` of a successful ls. */
+export const lsOutputSchema = Type.Object({
+	entries: Type.Array(
+		Type.Object({
+			name: Type.String(),
+			type: Type.Union([Type.Literal("file"), Type.Literal("directory"), Type.Literal("other")], {
+				description: "Links followed: a link to a folder is a directory.",
+			}),
+		}),
+		{ description: "Sorted case-insensitively." },
+	),
+	truncated: Type.Boolean({ description: "The folder holds more entries than returned (limit or output size)." }),
+});
+
+/** One entry of a listing; for a symbolic link, `type` describes its target. */
+export interface LsEntry {
+	name: string;
+	type: LsEntryType;
+}
+
+/** What the UI gets in `details`. */
+export interface LsToolDetails {
+	/** Entries returned. */
+	entryCount: number;
+	/** The limit, when the folder holds more entries than it let through. */
+	entryLimitReached?: number;
+	/** Set when the output was cut to `DEFAULT_MAX_BYTES`. */
+	truncation?: TruncationResult;
+}
+
+/** All I/O of the ls tool. */
+export interface LsOperations {
+	/** What is at `path`, links followed: a file, a folder, something else, or undefined for nothing. May throw. */
+	stat(path: string): Promise<"file" | "directory" | "other" | undefined>;
+	/**
+	 * The entries of the folder at `path`, in any order, links resolved to their target's type. Rejects
+	 * when `path` is not a readable folder (ls then asks `stat` what is there, to say so).
+	 */
+	readdir(path: string): Promise<LsEntry[]>;
+}
+
+function targetType(path: string): LsEntryType {
+	const stats = statSync(path, { throwIfNoEntry: false });
+	return stats === undefined ? "other" : stats.isDirectory() ? "directory" : stats.isFile() ? "file" : "other";
+}
+
+/** The local file system (a synchronous listing: one call, cheaper than a thread-pool round trip). */
+export const localLsOperations: LsOperations = {
+	async stat(path) {
+		const stats = await localStat(path);
+		if (stats === undefined) return undefined;
+		return stats.isFile() ? "file" : stats.isDirectory() ? "directory" : "other";
+	},
+	async readdir(path) {
+		const dirents = readdirSync(path, { withFileTypes: true });
+		const entries: LsEntry[] = new Array(dirents.length);
+		for (let index = 0; index < dirents.length; index++) {
+			const dirent = dirents[index];
+			const type: LsEntryType = dirent.isDirectory()
+				? "directory"
+				: dirent.isFile()
+					? "file"
+					: dirent.isSymbolicLink()
+						? targetType(join(path, dirent.name))
+						: "other";
+			entries[index] = { name: dirent.name, type };
+		}
+		return entries;
+	},
+};
+
+export interface LsToolOptions {
+	/** Where the I/O goes. Default `localLsOperations`. */
+	operations?: LsOperations;
+}
+
+function optionalLimit(value: unknown): number | undefined {
+	if (value === undefined || value === null) return undefined;
+	if (typeof value !== "number" || !Number.isInteger(value) || value < 1)
+		throw new Error(`limit must be a whole number of 1 or more (got ${JSON.stringify(value)}).`);
+	return value;
+}
+
+/** Sorts case-insensitively; names differing only in case keep a stable, case-sensitive order. */
+function sortEntries(entries: LsEntry[]): LsEntry[] {
+	const keys = new Map<LsEntry, string>();
+	for (const entry of entries) keys.set(entry, entry.name.toLowerCase());
+	return entries.sort((left, right) => {
+		const a = keys.get(left) as string;
+		const b = keys.get(right) as string;
+		if (a !== b) return a < b ? -1 : 1;
+		return left.name < right.name ? -1 : left.name > right.name ? 1 : 0;
+	});
+}
+
+/** Lists `path`, turning a failure into an error that says what is there instead. */
+async function listFolder(operations: LsOperations, path: string): Promise<LsEntry[]> {
+	try {
+		return await operations.readdir(path);
+	} catch (error) {
+		const kind = await operations.stat(path).catch(() => undefined);
+		if (kind === undefined) throw new Error(`Path not found: ${path}`);
+		if (kind !== "directory") throw new Error(`Not a directory: ${path}`);
+		const code = (error as NodeJS.ErrnoException).code;
+		if (code === "EACCES" || code === "EPERM") throw new Error(`Cannot list ${path}: permission denied.`);
+		throw new Error(`Cannot list ${path}: ${error instanceof Error ? error.message : String(error)}`);
+	}
+}
+
+/** Creates the `ls` tool: one folder's entries, sorted, dotfiles included, `/` after folders. */
+export function createLsToolDefinition(
+	cwd: string,
+	options: LsToolOptions = {},
+): ToolDefinition<typeof lsSchema, LsToolDetails> {
+	const operations = options.operations ?? localLsOperations;
+	return defineTool<typeof lsSchema, LsToolDetails>({
+		name: "ls",
+		label: "List",
+		description:
+			"List a folder's entries, sorted case-insensitively, one per line, dotfiles included; folders (and links " +
+			`to folders) end with \`/\`. Returns at most ${DEFAULT_LS_LIMIT} entries unless limit says otherwise.`,
+		promptSnippet: "ls: list a folder's entries",
+		promptGuidelines: ["Use ls to see what a folder holds instead of running ls through bash."],
+		parameters: lsSchema,
+		outputSchema: lsOutputSchema,
+		annotations: { readOnlyHint: true, idempotentHint: true },
+		async execute(_toolCallId, params, signal) {
+			throwIfAborted(signal);
+			const limit = optionalLimit(params.limit) ?? DEFAULT_LS_LIMIT;
+			const path = resolveToolPath(
+				cwd,
+				typeof params.path === "string" && params.path.trim() !== "" ? params.path : ".",
+			);
+			const all = sortEntries(await listFolder(operations, path));
+			throwIfAborted(signal);
+			if (all.length === 0) {
+				return {
+					content: [{ type: "text", text: "(empty directory)" }],
+					structuredContent: { entries: [], truncated: false },
+					details: { entryCount: 0 },
+				};
+			}
+			const limitReached = all.length > limit;
+			const kept = limitReached ? all.slice(0, limit) : all;
+			const truncation = truncateHead(
+				kept.map((entry) => (entry.type === "directory" ? `${entry.name}/` : entry.name)).join("\n"),
+			);
+			const entries = truncation.truncated ? kept.slice(0, truncation.outputLines) : kept;
+			const notices: string[] = [];
+			if (limitReached) notices.push(`[${limit} entries limit reached. Use limit=${limit * 2} for more]`);
+			if (truncation.truncated)
+				notices.push(
+					`[Output cut at ${truncation.truncatedBy === "lines" ? `${truncation.maxLines} lines` : formatSize(truncation.maxBytes)}: ` +
+						`${entries.length} of ${kept.length} entries shown. Use a smaller limit]`,
+				);
+			const text = notices.length > 0 ? `${truncation.content}\n\n${notices.join("\n")}` : truncation.content;
+			const details: LsToolDetails = { entryCount: entries.length };
+			if (limitReached) details.entryLimitReached = limit;
+			if (truncation.truncated) details.truncation = truncation;
+			return {
+				content: [{ type: "text", text }],
+				structuredContent: {
+					entries: entries.map(({ name, type }) => ({ name, type })),
+					truncated: limitReached || truncation.truncated,
+				},
+				details,
+			};
+		},
+		renderCall: renderLsCall,
+		renderResult: renderLsResult,
+	});
+}
+
+/** One line: `ls path`. */
+function renderLsCall(args: LsToolInput, theme: Theme): string {
+	const path = typeof args.path === "string" && args.path !== "" ? args.path : ".";
+	const limit = typeof args.limit === "number" ? theme.dim(` (limit ${args.limit})`) : "";
+	return `${theme.bold("ls")} ${theme.accent(path)}${limit}`;
+}
+
+/** The entry count and the first entries (all when expanded), then any notice. */
+function renderLsResult(
+	result: AgentToolResult<LsToolDetails>,
+	options: { expanded: boolean; isPartial: boolean },
+	theme: Theme,
+): string {
+	if (options.isPartial) return theme.dim("Listing…");
+	const block = result.content.find((content) => content.type === "text");
+	const text = block?.type === "text" ? block.text : "";
+	const details = result.details;
+	if (result.isError || details === undefined) return theme.error(text.split("\n")[0] ?? "");
+	if (details.entryCount === 0) return theme.dim(text);
+	const noticeAt = text.indexOf("\n\n[");
+	const names = (noticeAt >= 0 ? text.slice(0, noticeAt) : text).split("\n");
+	const shown = options.expanded ? names : names.slice(0, 10);
+	const output = [theme.success(`${details.entryCount} ${details.entryCount === 1 ? "entry" : "entries"}`), ...shown];
+	if (shown.length < names.length) output.push(theme.dim(`… ${names.length - shown.length} more`));
+	if (noticeAt >= 0) for (const notice of text.slice(noticeAt + 2).split("\n")) output.push(theme.warning(notice));
+	return output.join("\n");
+}

@@ -1,0 +1,113 @@
+import { dirname, join, relative, sep } from "node:path";
+import { GitignoreFile } from "./gitignore-file.js";
+
+/** Reads what the ignore rules need. Both methods resolve (never reject) for a missing file. */
+export interface IgnoreFileReader {
+	/** The text of the file at `path`, or undefined when it does not exist or cannot be read. */
+	readText(path: string): Promise<string | undefined>;
+	/** Whether anything (file or folder) exists at `path`. */
+	exists(path: string): Promise<boolean>;
+}
+
+interface GitignoreMatcher {
+	readonly file: GitignoreFile;
+	/** Prepended to the search-relative path (for .gitignore files above the search folder). */
+	readonly prefix: string;
+	/** Characters cut from the start of the search-relative path (for .gitignore files below it). */
+	readonly strip: number;
+}
+
+/** The name git and ripgrep use for per-folder ignore files. */
+export const GITIGNORE = ".gitignore";
+
+/**
+ * The .gitignore rules in force in one folder of a search: the files of the folder and of its parents,
+ * deepest first, as git and ripgrep apply them (the deepest file with a matching rule decides, and a
+ * negation like `!keep.log` re-includes). Paths are relative to the search folder with `/` separators.
+ * Immutable: entering a folder returns new rules.
+ */
+export class IgnoreRules {
+	private constructor(private readonly matchers: readonly GitignoreMatcher[]) {}
+
+	/** No rules at all. */
+	static readonly none = new IgnoreRules([]);
+
+	/**
+	 * The rules of the .gitignore files above `root` that apply inside it: those of each parent up to
+	 * and including the repository root (the first folder holding `.git`), or up to the file-system root
+	 * outside a repository. Folders between such a file and `root` are not themselves treated as ignored,
+	 * so searching inside an ignored folder (say `dist`) on purpose finds its files.
+	 */
+	static async forRoot(root: string, reader: IgnoreFileReader): Promise<IgnoreRules> {
+		if (await reader.exists(join(root, ".git"))) return IgnoreRules.none;
+		const matchers: GitignoreMatcher[] = [];
+		let child = root;
+		let folder = dirname(root);
+		while (folder !== child) {
+			const text = await reader.readText(join(folder, GITIGNORE));
+			if (text !== undefined) {
+				const between = relative(folder, root).split(sep).join("/");
+				matchers.unshift(ancestorMatcher(text, between));
+			}
+			if (await reader.exists(join(folder, ".git"))) break;
+			child = folder;
+			folder = dirname(folder);
+		}
+		return new IgnoreRules(matchers);
+	}
+
+	/**
+	 * The rules inside the folder `relativeFolder` ("" for the search folder) given what it holds: a
+	 * folder with `.git` starts a new repository (outer rules stop applying), and its own .gitignore
+	 * text adds rules.
+	 */
+	enter(relativeFolder: string, contents: { hasGit: boolean; gitignore: string | undefined }): IgnoreRules {
+		const base = contents.hasGit && relativeFolder !== "" ? [] : this.matchers;
+		if (contents.gitignore === undefined) return base === this.matchers ? this : new IgnoreRules(base);
+		const file = new GitignoreFile(contents.gitignore);
+		const strip = relativeFolder === "" ? 0 : relativeFolder.length + 1;
+		return new IgnoreRules([...base, { file, prefix: "", strip }]);
+	}
+
+	/** Whether any rule is in force. */
+	get isEmpty(): boolean {
+		return this.matchers.length === 0;
+	}
+
+	/**
+	 * Whether `relativePath` (relative to the search folder, below the folder these rules were entered
+	 * for) is ignored. Its parent folders are assumed not ignored: callers walk top-down and skip
+	 * ignored folders without descending. `name` is the path's last segment, when the caller has it.
+	 */
+	ignores(relativePath: string, isDirectory: boolean, name?: string): boolean {
+		const matchers = this.matchers;
+		if (matchers.length === 0) return false;
+		const entryName = name ?? relativePath.slice(relativePath.lastIndexOf("/") + 1);
+		for (let index = matchers.length - 1; index >= 0; index--) {
+			const matcher = matchers[index];
+			const local = matcher.strip === 0 ? matcher.prefix + relativePath : relativePath.slice(matcher.strip);
+			const verdict = matcher.file.test(local, entryName, isDirectory);
+			if (verdict !== undefined) return verdict;
+		}
+		return false;
+	}
+}
+
+/** Escapes a folder name for use as a literal gitignore pattern. */
+function escapeName(name: string): string {
+	return name.replace(/[\\*?[\]!#]/g, (character) => `\\${character}`).replace(/ $/, "\\ ");
+}
+
+/**
+ * A parent's .gitignore. The folders from it down to the search folder are re-included at the end,
+ * because the `ignore` package treats a path under an ignored folder as ignored; ripgrep, asked to search
+ * an ignored folder, searches it and applies the rules to what is inside.
+ */
+function ancestorMatcher(text: string, between: string): GitignoreMatcher {
+	const parts = between.split("/");
+	const reinclude: string[] = [];
+	for (let index = 1; index <= parts.length; index++) {
+		reinclude.push(`!/${parts.slice(0, index).map(escapeName).join("/")}/`);
+	}
+	return { file: new GitignoreFile(text, reinclude), prefix: `${between}/`, strip: 0 };
+}

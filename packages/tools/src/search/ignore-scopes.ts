@@ -1,0 +1,65 @@
+import { join } from "node:path";
+import { GITIGNORE, type IgnoreFileReader, type IgnoreRules } from "./ignore-rules.js";
+
+/** What a folder's listing says about its ignore files. */
+export interface FolderIgnoreFiles {
+	hasGit: boolean;
+	hasGitignore: boolean;
+}
+
+function parentOf(relativePath: string): string {
+	const slash = relativePath.lastIndexOf("/");
+	return slash < 0 ? "" : relativePath.slice(0, slash);
+}
+
+/**
+ * The ignore rules of every folder of one search, worked out on demand (reading each folder's
+ * .gitignore once) for code that meets folders in no particular order: the fast-glob walk of `find`,
+ * and the ripgrep engine's check of the files rg reported.
+ */
+export class IgnoreScopes {
+	private readonly scopes = new Map<string, Promise<IgnoreRules | null>>();
+
+	/**
+	 * @param root Absolute path of the search folder.
+	 * @param ancestors The rules from above `root` (`IgnoreRules.forRoot`).
+	 */
+	constructor(
+		private readonly root: string,
+		private readonly ancestors: IgnoreRules,
+		private readonly reader: IgnoreFileReader,
+	) {}
+
+	/**
+	 * The rules in force inside `relativeFolder` ("" for the search folder), or null when the folder
+	 * itself is ignored (or lies in an ignored folder). Pass `files` when the folder's listing is at hand,
+	 * which saves looking for its ignore files.
+	 */
+	rulesFor(relativeFolder: string, files?: FolderIgnoreFiles): Promise<IgnoreRules | null> {
+		let scope = this.scopes.get(relativeFolder);
+		if (scope === undefined) {
+			scope = this.compute(relativeFolder, files);
+			this.scopes.set(relativeFolder, scope);
+		}
+		return scope;
+	}
+
+	/** Whether the file or folder at `relativePath` is ignored, its parent folders included. */
+	async ignores(relativePath: string, isDirectory: boolean): Promise<boolean> {
+		const rules = await this.rulesFor(parentOf(relativePath));
+		return rules === null || rules.ignores(relativePath, isDirectory);
+	}
+
+	private async compute(relativeFolder: string, files: FolderIgnoreFiles | undefined): Promise<IgnoreRules | null> {
+		let outer = this.ancestors;
+		if (relativeFolder !== "") {
+			const parent = await this.rulesFor(parentOf(relativeFolder));
+			if (parent === null || parent.ignores(relativeFolder, true)) return null;
+			outer = parent;
+		}
+		const folder = join(this.root, relativeFolder);
+		const hasGit = files ? files.hasGit : await this.reader.exists(join(folder, ".git"));
+		const gitignore = files && !files.hasGitignore ? undefined : await this.reader.readText(join(folder, GITIGNORE));
+		return outer.enter(relativeFolder, { hasGit, gitignore });
+	}
+}

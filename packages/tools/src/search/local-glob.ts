@@ -1,0 +1,136 @@
+import { type Dirent, readdirSync, statSync } from "node:fs";
+import { join, sep } from "node:path";
+import fastGlob from "fast-glob";
+import { ABORTED_MESSAGE, throwIfAborted } from "./abort.js";
+import { IgnoreRules } from "./ignore-rules.js";
+import { IgnoreScopes } from "./ignore-scopes.js";
+import { localExists, localReadText } from "./local-fs.js";
+
+/** Folders `find` never enters, whatever the .gitignore files say. */
+export const ALWAYS_SKIPPED_FOLDERS: readonly string[] = [".git", "node_modules"];
+
+/** How long the walk may hold the event loop before letting timers and I/O run. */
+const SLICE_MS = 12;
+
+type ReaddirCallback = (error: NodeJS.ErrnoException | null, entries: Dirent[]) => void;
+
+const reader = { readText: localReadText, exists: localExists };
+
+/**
+ * The local `find` glob: fast-glob over `cwd` with `dot: true` (hidden files included) and
+ * `baseNameMatch` (a pattern without `/` matches file names at any depth), returning regular files and
+ * links to files (links are not followed into folders). fast-glob lists folders through an adapter
+ * that drops `.git`, `node_modules` and whatever the .gitignore files ignore before fast-glob sees the
+ * entries, so ignored folders are never entered. Paths are relative to `cwd` with `/`, unsorted.
+ * Rejects with `Operation aborted` when `signal` fires.
+ */
+export async function localGlob(pattern: string, cwd: string, signal: AbortSignal | undefined): Promise<string[]> {
+	throwIfAborted(signal);
+	const scopes = new IgnoreScopes(cwd, await IgnoreRules.forRoot(cwd, reader), reader);
+	let sliceStart = performance.now();
+
+	const listFolder = (path: string, callback: ReaddirCallback) => {
+		if (signal?.aborted) {
+			callback(Object.assign(new Error(ABORTED_MESSAGE), { code: "ABORT_ERR" }), []);
+			return;
+		}
+		let dirents: Dirent[];
+		try {
+			dirents = readdirSync(path, { withFileTypes: true });
+		} catch (error) {
+			const code = (error as NodeJS.ErrnoException).code;
+			// Unreadable or vanished folders are skipped, as rg and fd do.
+			if (code === "EACCES" || code === "EPERM" || code === "ENOENT" || code === "ENOTDIR") callback(null, []);
+			else callback(error as NodeJS.ErrnoException, []);
+			return;
+		}
+		const folder =
+			path === cwd
+				? ""
+				: path
+						.slice(cwd.length + 1)
+						.split(sep)
+						.join("/");
+		let hasGit = false;
+		let hasGitignore = false;
+		for (const dirent of dirents) {
+			if (dirent.name === ".git") hasGit = true;
+			else if (dirent.name === ".gitignore" && !dirent.isDirectory()) hasGitignore = true;
+		}
+		scopes.rulesFor(folder, { hasGit, hasGitignore }).then(
+			(rules) => {
+				const kept: Dirent[] = [];
+				if (rules !== null) {
+					for (const dirent of dirents) {
+						const name = dirent.name;
+						const isDirectory = dirent.isDirectory();
+						const isLink = !isDirectory && dirent.isSymbolicLink();
+						if ((isDirectory || isLink) && ALWAYS_SKIPPED_FOLDERS.includes(name)) continue;
+						if (!rules.isEmpty && rules.ignores(folder === "" ? name : `${folder}/${name}`, isDirectory, name))
+							continue;
+						// A link to a file is reported as the file it points to; links to folders stay links,
+						// which fast-glob neither enters nor returns.
+						kept.push(isLink && isFileTarget(join(path, name)) ? fileDirent(name) : dirent);
+					}
+				}
+				if (performance.now() - sliceStart < SLICE_MS) {
+					callback(null, kept);
+					return;
+				}
+				setImmediate(() => {
+					sliceStart = performance.now();
+					callback(null, kept);
+				});
+			},
+			(error: unknown) => callback(error as NodeJS.ErrnoException, []),
+		);
+	};
+
+	const files = await fastGlob(pattern, {
+		cwd,
+		dot: true,
+		baseNameMatch: true,
+		onlyFiles: true,
+		followSymbolicLinks: false,
+		unique: false,
+		fs: {
+			readdir: ((path: string, _options: unknown, callback: ReaddirCallback) =>
+				listFolder(path, callback)) as unknown as typeof import("node:fs").readdir,
+		},
+	}).catch((error: unknown) => {
+		if (signal?.aborted) throw new Error(ABORTED_MESSAGE);
+		throw error;
+	});
+	throwIfAborted(signal);
+	if (fastGlob.isDynamicPattern(pattern)) return files;
+	// A pattern without wildcards is looked up directly, never listed: check it as a listing would.
+	const kept: string[] = [];
+	for (const file of files) {
+		if (file.split("/").some((part) => ALWAYS_SKIPPED_FOLDERS.includes(part))) continue;
+		if (!(await scopes.ignores(file, false))) kept.push(file);
+	}
+	return kept;
+}
+
+/** A stand-in directory entry for a link to a file. */
+function fileDirent(name: string): Dirent {
+	const no = () => false;
+	return {
+		name,
+		isFile: () => true,
+		isDirectory: no,
+		isSymbolicLink: no,
+		isBlockDevice: no,
+		isCharacterDevice: no,
+		isFIFO: no,
+		isSocket: no,
+	} as unknown as Dirent;
+}
+
+function isFileTarget(path: string): boolean {
+	try {
+		return statSync(path).isFile();
+	} catch {
+		return false;
+	}
+}

@@ -1,0 +1,79 @@
+import { execFileSync } from "node:child_process";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { createGrepToolDefinition, type GrepToolInput } from "../../src/grep.js";
+import { makeTempFolder, writeSearchFixture, writeTree } from "../search/fixture.js";
+
+function hasRipgrep(): boolean {
+	try {
+		execFileSync("rg", ["--version"], { stdio: "ignore" });
+		return true;
+	} catch {
+		return false;
+	}
+}
+
+const rgAvailable = hasRipgrep();
+if (!rgAvailable) console.warn("rg is not on PATH: skipping the ripgrep engine parity tests (install ripgrep).");
+
+const QUERIES: GrepToolInput[] = [
+	{ pattern: "alpha" },
+	{ pattern: "alpha", ignoreCase: true },
+	{ pattern: "ALPHA", literal: true },
+	{ pattern: "älpha", ignoreCase: true },
+	{ pattern: "a.pha" },
+	{ pattern: "a.pha", literal: true },
+	{ pattern: "alpha$" },
+	{ pattern: "^alpha" },
+	{ pattern: "alpha\\$", literal: false },
+	{ pattern: "alpha$", literal: true },
+	{ pattern: "-flag" },
+	{ pattern: "alpha", glob: "*.ts" },
+	{ pattern: "alpha", glob: "*.{ts,md}" },
+	{ pattern: "alpha", glob: "sub/**" },
+	{ pattern: "alpha", glob: "!*.ts" },
+	{ pattern: "alpha", glob: "*.log" },
+	{ pattern: "alpha", context: 1 },
+	{ pattern: "alpha", context: 3 },
+	{ pattern: "alpha", limit: 3 },
+	{ pattern: "alpha", limit: 1, context: 2 },
+	{ pattern: "alpha", path: "sub" },
+	{ pattern: "alpha", path: "build" },
+	{ pattern: "alpha", path: "crlf.txt" },
+	{ pattern: "alpha", path: "bin.dat" },
+	{ pattern: "e", context: 1, limit: 7 },
+	{ pattern: "nothing-matches-this" },
+	{ pattern: "x{400}" },
+	{ pattern: "^$" },
+	{ pattern: "[0-9]+;" },
+	{ pattern: "\\bbeta\\b" },
+];
+
+describe.skipIf(!rgAvailable)("grep engines give identical output", () => {
+	let root: string;
+	let remove: () => Promise<void>;
+	beforeAll(async () => {
+		({ root, remove } = await makeTempFolder());
+		await writeSearchFixture(root);
+		await writeTree(root, {
+			"many/1.txt": Array.from({ length: 50 }, (_, index) => `line ${index} alpha`).join("\n"),
+			"many/2.txt": Array.from({ length: 30 }, (_, index) => (index % 3 === 0 ? "alpha" : "other")).join("\n"),
+		});
+	});
+	afterAll(() => remove());
+
+	const builtin = () => createGrepToolDefinition(root, { engine: "builtin" });
+	const ripgrep = () => createGrepToolDefinition(root, { engine: "ripgrep" });
+
+	for (const query of QUERIES) {
+		it(JSON.stringify(query), async () => {
+			const [fromBuiltin, fromRipgrep] = await Promise.all([
+				builtin().execute("call", query, undefined, undefined, undefined as never),
+				ripgrep().execute("call", query, undefined, undefined, undefined as never),
+			]);
+			expect(fromBuiltin.details?.engine).toBe("builtin");
+			expect(fromRipgrep.details?.engine).toBe("ripgrep");
+			expect(fromRipgrep.content).toEqual(fromBuiltin.content);
+			expect(fromRipgrep.structuredContent).toEqual(fromBuiltin.structuredContent);
+		});
+	}
+});
