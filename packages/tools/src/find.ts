@@ -6,7 +6,8 @@ import { resolveToolPath } from "./paths.js";
 import { throwIfAborted } from "./search/abort.js";
 import { localStat } from "./search/local-fs.js";
 import { localGlob } from "./search/local-glob.js";
-import { formatSize, type TruncationResult, truncateHead } from "./truncate.js";
+import { describeTruncation, type OutputTruncation, outputCutNotice } from "./search/output-cut.js";
+import { truncateHead } from "./truncate.js";
 
 /** Paths returned when the call gives no `limit`. */
 export const DEFAULT_FIND_LIMIT = 1000;
@@ -43,7 +44,7 @@ export interface FindToolDetails {
 	/** The limit, when more files matched than it let through. */
 	resultLimitReached?: number;
 	/** Set when the output was cut to `DEFAULT_MAX_BYTES`. */
-	truncation?: TruncationResult;
+	truncation?: OutputTruncation;
 }
 
 /** All I/O of the find tool. */
@@ -139,13 +140,12 @@ export function createFindToolDefinition(
 				notices.push(`[${limit} results limit reached. Use limit=${limit * 2} for more, or refine the pattern]`);
 			if (truncation.truncated)
 				notices.push(
-					`[Output cut at ${truncation.truncatedBy === "lines" ? `${truncation.maxLines} lines` : formatSize(truncation.maxBytes)}: ` +
-						`${files.length} of ${kept.length} paths shown. Use a narrower pattern or path]`,
+					outputCutNotice(truncation, `${files.length} of ${kept.length} paths`, "Use a narrower pattern or path"),
 				);
 			const text = notices.length > 0 ? `${truncation.content}\n\n${notices.join("\n")}` : truncation.content;
 			const details: FindToolDetails = { fileCount: files.length };
 			if (limitReached) details.resultLimitReached = limit;
-			if (truncation.truncated) details.truncation = truncation;
+			if (truncation.truncated) details.truncation = describeTruncation(truncation);
 			return {
 				content: [{ type: "text", text }],
 				structuredContent: { files, truncated: limitReached || truncation.truncated },

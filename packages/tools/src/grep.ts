@@ -9,13 +9,8 @@ import { findRipgrep } from "./grep/ripgrep-process.js";
 import { resolveToolPath } from "./paths.js";
 import { throwIfAborted } from "./search/abort.js";
 import { localExists, localOpen, localReaddir, localReadText, localStat } from "./search/local-fs.js";
-import {
-	DEFAULT_MAX_BYTES,
-	formatSize,
-	GREP_MAX_LINE_LENGTH,
-	type TruncationResult,
-	truncateHead,
-} from "./truncate.js";
+import { describeTruncation, type OutputTruncation, outputCutNotice } from "./search/output-cut.js";
+import { DEFAULT_MAX_BYTES, formatSize, GREP_MAX_LINE_LENGTH, truncateHead } from "./truncate.js";
 
 /** Matches returned when the call gives no `limit`. */
 export const DEFAULT_GREP_LIMIT = 100;
@@ -76,7 +71,7 @@ export interface GrepToolDetails {
 	/** Some lines were cut at `GREP_MAX_LINE_LENGTH` characters. */
 	linesTruncated?: boolean;
 	/** Set when the output was cut to `DEFAULT_MAX_BYTES`. */
-	truncation?: TruncationResult;
+	truncation?: OutputTruncation;
 }
 
 /** All I/O of the grep tool's built-in engine (the ripgrep engine runs `rg` on the local disk). */
@@ -211,15 +206,17 @@ export function createGrepToolDefinition(
 				notices.push(`[Some lines were cut at ${GREP_MAX_LINE_LENGTH} characters. Use read to see them whole]`);
 			if (truncation.truncated)
 				notices.push(
-					`[Output cut at ${truncation.truncatedBy === "lines" ? `${truncation.maxLines} lines` : formatSize(truncation.maxBytes)}: ` +
-						`${shownMatches.length} of ${formatted.matches.length} ` +
-						"matches shown. Use a smaller limit, a narrower path or glob, or a more specific pattern]",
+					outputCutNotice(
+						truncation,
+						`${shownMatches.length} of ${formatted.matches.length} matches`,
+						"Use a smaller limit, a narrower path or glob, or a more specific pattern",
+					),
 				);
 			const text = notices.length > 0 ? `${truncation.content}\n\n${notices.join("\n")}` : truncation.content;
 			const details: GrepToolDetails = { engine, matchCount: shownMatches.length };
 			if (formatted.limitReached) details.matchLimitReached = limit;
 			if (formatted.linesTruncated) details.linesTruncated = true;
-			if (truncation.truncated) details.truncation = truncation;
+			if (truncation.truncated) details.truncation = describeTruncation(truncation);
 			const matches = shownMatches.map((match: GrepMatch) => ({
 				path: match.path,
 				line: match.line,

@@ -6,7 +6,8 @@ import { type Static, Type } from "@sinclair/typebox";
 import { resolveToolPath } from "./paths.js";
 import { throwIfAborted } from "./search/abort.js";
 import { localStat } from "./search/local-fs.js";
-import { formatSize, type TruncationResult, truncateHead } from "./truncate.js";
+import { describeTruncation, type OutputTruncation, outputCutNotice } from "./search/output-cut.js";
+import { truncateHead } from "./truncate.js";
 
 /** Entries returned when the call gives no `limit`. */
 export const DEFAULT_LS_LIMIT = 500;
@@ -55,7 +56,7 @@ export interface LsToolDetails {
 	/** The limit, when the folder holds more entries than it let through. */
 	entryLimitReached?: number;
 	/** Set when the output was cut to `DEFAULT_MAX_BYTES`. */
-	truncation?: TruncationResult;
+	truncation?: OutputTruncation;
 }
 
 /** All I/O of the ls tool. */
@@ -179,14 +180,11 @@ export function createLsToolDefinition(
 			const notices: string[] = [];
 			if (limitReached) notices.push(`[${limit} entries limit reached. Use limit=${limit * 2} for more]`);
 			if (truncation.truncated)
-				notices.push(
-					`[Output cut at ${truncation.truncatedBy === "lines" ? `${truncation.maxLines} lines` : formatSize(truncation.maxBytes)}: ` +
-						`${entries.length} of ${kept.length} entries shown. Use a smaller limit]`,
-				);
+				notices.push(outputCutNotice(truncation, `${entries.length} of ${kept.length} entries`, "Use a smaller limit"));
 			const text = notices.length > 0 ? `${truncation.content}\n\n${notices.join("\n")}` : truncation.content;
 			const details: LsToolDetails = { entryCount: entries.length };
 			if (limitReached) details.entryLimitReached = limit;
-			if (truncation.truncated) details.truncation = truncation;
+			if (truncation.truncated) details.truncation = describeTruncation(truncation);
 			return {
 				content: [{ type: "text", text }],
 				structuredContent: {

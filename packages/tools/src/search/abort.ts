@@ -21,6 +21,7 @@ export class TimeSlicer {
 	constructor(private readonly signal: AbortSignal | undefined) {}
 
 	async pause(): Promise<void> {
+		throwIfAborted(this.signal);
 		if (performance.now() - this.sliceStart < SLICE_MS) return;
 		await nextTurn();
 		throwIfAborted(this.signal);

@@ -29,9 +29,22 @@ export async function localGlob(pattern: string, cwd: string, signal: AbortSigna
 	const scopes = new IgnoreScopes(cwd, await IgnoreRules.forRoot(cwd, reader), reader);
 	let sliceStart = performance.now();
 
+	// Callbacks are never called synchronously (fast-glob would recurse), and once a time slice is
+	// used up they wait for the next turn of the event loop, so timers, I/O and aborts get through.
+	const deliver = (callback: ReaddirCallback, error: NodeJS.ErrnoException | null, entries: Dirent[]) => {
+		if (performance.now() - sliceStart < SLICE_MS) {
+			queueMicrotask(() => callback(error, entries));
+			return;
+		}
+		setImmediate(() => {
+			sliceStart = performance.now();
+			callback(signal?.aborted ? abortError() : error, entries);
+		});
+	};
+
 	const listFolder = (path: string, callback: ReaddirCallback) => {
 		if (signal?.aborted) {
-			callback(Object.assign(new Error(ABORTED_MESSAGE), { code: "ABORT_ERR" }), []);
+			deliver(callback, abortError(), []);
 			return;
 		}
 		let dirents: Dirent[];
@@ -40,8 +53,8 @@ export async function localGlob(pattern: string, cwd: string, signal: AbortSigna
 		} catch (error) {
 			const code = (error as NodeJS.ErrnoException).code;
 			// Unreadable or vanished folders are skipped, as rg and fd do.
-			if (code === "EACCES" || code === "EPERM" || code === "ENOENT" || code === "ENOTDIR") callback(null, []);
-			else callback(error as NodeJS.ErrnoException, []);
+			const skipped = code === "EACCES" || code === "EPERM" || code === "ENOENT" || code === "ENOTDIR";
+			deliver(callback, skipped ? null : (error as NodeJS.ErrnoException), []);
 			return;
 		}
 		const folder =
@@ -73,16 +86,9 @@ export async function localGlob(pattern: string, cwd: string, signal: AbortSigna
 						kept.push(isLink && isFileTarget(join(path, name)) ? fileDirent(name) : dirent);
 					}
 				}
-				if (performance.now() - sliceStart < SLICE_MS) {
-					callback(null, kept);
-					return;
-				}
-				setImmediate(() => {
-					sliceStart = performance.now();
-					callback(null, kept);
-				});
+				deliver(callback, null, kept);
 			},
-			(error: unknown) => callback(error as NodeJS.ErrnoException, []),
+			(error: unknown) => deliver(callback, error as NodeJS.ErrnoException, []),
 		);
 	};
 
@@ -110,6 +116,10 @@ export async function localGlob(pattern: string, cwd: string, signal: AbortSigna
 		if (!(await scopes.ignores(file, false))) kept.push(file);
 	}
 	return kept;
+}
+
+function abortError(): NodeJS.ErrnoException {
+	return Object.assign(new Error(ABORTED_MESSAGE), { code: "ABORT_ERR" });
 }
 
 /** A stand-in directory entry for a link to a file. */

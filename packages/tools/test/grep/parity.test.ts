@@ -1,19 +1,7 @@
-import { execFileSync } from "node:child_process";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createGrepToolDefinition, type GrepToolInput } from "../../src/grep.js";
 import { makeTempFolder, writeSearchFixture, writeTree } from "../search/fixture.js";
-
-function hasRipgrep(): boolean {
-	try {
-		execFileSync("rg", ["--version"], { stdio: "ignore" });
-		return true;
-	} catch {
-		return false;
-	}
-}
-
-const rgAvailable = hasRipgrep();
-if (!rgAvailable) console.warn("rg is not on PATH: skipping the ripgrep engine parity tests (install ripgrep).");
+import { ripgrepAvailable } from "./ripgrep-available.js";
 
 const QUERIES: GrepToolInput[] = [
 	{ pattern: "alpha" },
@@ -46,9 +34,32 @@ const QUERIES: GrepToolInput[] = [
 	{ pattern: "^$" },
 	{ pattern: "[0-9]+;" },
 	{ pattern: "\\bbeta\\b" },
+	{ pattern: "alpha", path: "big", context: 2 },
+	{ pattern: "alpha", path: "big", limit: 3, context: 1 },
+	{ pattern: "line 1499[0-9]", path: "big/large.txt", context: 1 },
 ];
 
-describe.skipIf(!rgAvailable)("grep engines give identical output", () => {
+/** Files past the built-in engine's 256 KiB buffer: streamed, with matches and context across chunks. */
+function bigFiles(): Record<string, string | Buffer> {
+	const large = Array.from({ length: 30_000 }, (_, index) =>
+		[0, 4999, 14_999, 21_845, 29_999].includes(index) ? `line ${index + 1} alpha` : `line ${index + 1}`,
+	);
+	const lateNul = Buffer.concat([
+		Buffer.from(`alpha early\n${"text\n".repeat(70_000)}`),
+		Buffer.from([0]),
+		Buffer.from("\nalpha late\n"),
+	]);
+	return {
+		"big/large.txt": `${large.join("\n")}\n`,
+		"big/late-nul.bin": lateNul,
+		"big/long-line.txt": `start\n${"z".repeat(600_000)} alpha at the end of a long line\nafter\n`,
+		"big/crlf-large.txt": Array.from({ length: 40_000 }, (_, index) => (index % 9999 === 0 ? "alpha\r" : "row\r")).join(
+			"\n",
+		),
+	};
+}
+
+describe.skipIf(!ripgrepAvailable)("grep engines give identical output", () => {
 	let root: string;
 	let remove: () => Promise<void>;
 	beforeAll(async () => {
@@ -57,6 +68,7 @@ describe.skipIf(!rgAvailable)("grep engines give identical output", () => {
 		await writeTree(root, {
 			"many/1.txt": Array.from({ length: 50 }, (_, index) => `line ${index} alpha`).join("\n"),
 			"many/2.txt": Array.from({ length: 30 }, (_, index) => (index % 3 === 0 ? "alpha" : "other")).join("\n"),
+			...bigFiles(),
 		});
 	});
 	afterAll(() => remove());
