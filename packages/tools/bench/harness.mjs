@@ -30,7 +30,9 @@ export function printTable(title, rows) {
 		row.target ?? "",
 		row.note ?? "",
 	]);
-	const widths = header.map((cell, column) => Math.max(cell.length, ...lines.map((line) => String(line[column]).length)));
+	const widths = header.map((cell, column) =>
+		Math.max(cell.length, ...lines.map((line) => String(line[column]).length)),
+	);
 	const format = (cells) => `| ${cells.map((cell, column) => String(cell).padEnd(widths[column])).join(" | ")} |`;
 	console.log(`\n### ${title}\n`);
 	console.log(format(header));
