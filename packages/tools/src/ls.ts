@@ -114,14 +114,12 @@ function optionalLimit(value: unknown): number | undefined {
 
 /** Sorts case-insensitively; names differing only in case keep a stable, case-sensitive order. */
 function sortEntries(entries: LsEntry[]): LsEntry[] {
-	const keys = new Map<LsEntry, string>();
-	for (const entry of entries) keys.set(entry, entry.name.toLowerCase());
-	return entries.sort((left, right) => {
-		const a = keys.get(left) as string;
-		const b = keys.get(right) as string;
-		if (a !== b) return a < b ? -1 : 1;
-		return left.name < right.name ? -1 : left.name > right.name ? 1 : 0;
+	const keyed = entries.map((entry) => ({ entry, key: entry.name.toLowerCase() }));
+	keyed.sort((left, right) => {
+		if (left.key !== right.key) return left.key < right.key ? -1 : 1;
+		return left.entry.name < right.entry.name ? -1 : left.entry.name > right.entry.name ? 1 : 0;
 	});
+	return keyed.map((item) => item.entry);
 }
 
 /** Lists `path`, turning a failure into an error that says what is there instead. */

@@ -3,6 +3,7 @@ import { throwIfAborted } from "../search/abort.js";
 import { createGlobFilter } from "../search/glob-filter.js";
 import { type IgnoreFileReader, IgnoreRules } from "../search/ignore-rules.js";
 import { IgnoreScopes } from "../search/ignore-scopes.js";
+import { localIgnoreFileReaderSync } from "../search/local-fs.js";
 import {
 	comparePaths,
 	countMatches,
@@ -188,9 +189,9 @@ export async function runRipgrepEngine(
 		return { files: lines && countMatches(lines) > 0 ? [{ path: name, lines }] : [] };
 	}
 
-	const scopes = new IgnoreScopes(root, await IgnoreRules.forRoot(root, reader), reader);
+	const scopes = new IgnoreScopes(root, await IgnoreRules.forRoot(root, reader), localIgnoreFileReaderSync);
 	const filter = request.glob ? createGlobFilter(request.glob) : undefined;
-	const keep = async (path: string) => !(filter && !filter.includes(path)) && !(await scopes.ignores(path, false));
+	const keep = (path: string) => !(filter && !filter.includes(path)) && !scopes.ignores(path, false);
 	const files: GrepFileResult[] = [];
 	let found = 0;
 	const add = (path: string, lines: GrepLine[] | undefined) => {
@@ -210,7 +211,7 @@ export async function runRipgrepEngine(
 	if (onePass !== undefined) {
 		for (const path of [...onePass.keys()].sort(comparePaths)) {
 			if (found >= maxMatches) break;
-			if (await keep(path)) add(path, onePass.get(path));
+			if (keep(path)) add(path, onePass.get(path));
 		}
 		throwIfAborted(signal);
 		return { files };
@@ -224,7 +225,7 @@ export async function runRipgrepEngine(
 		let characters = 0;
 		while (next < candidates.length && batch.length < wanted && characters < MAX_ARGUMENT_CHARS) {
 			const path = candidates[next++];
-			if (!(await keep(path))) continue;
+			if (!keep(path)) continue;
 			batch.push(path);
 			characters += path.length + 1;
 		}

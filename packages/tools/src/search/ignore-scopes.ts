@@ -1,5 +1,13 @@
 import { join } from "node:path";
-import { GITIGNORE, type IgnoreFileReader, type IgnoreRules } from "./ignore-rules.js";
+import { GITIGNORE, type IgnoreRules } from "./ignore-rules.js";
+
+/** Reads ignore files synchronously (the local disk): both methods return, never throw, for a missing file. */
+export interface IgnoreFileReaderSync {
+	/** The text of the file at `path`, or undefined when it does not exist or cannot be read. */
+	readText(path: string): string | undefined;
+	/** Whether anything (file or folder) exists at `path`. */
+	exists(path: string): boolean;
+}
 
 /** What a folder's listing says about its ignore files. */
 export interface FolderIgnoreFiles {
@@ -13,12 +21,12 @@ function parentOf(relativePath: string): string {
 }
 
 /**
- * The ignore rules of every folder of one search, worked out on demand (reading each folder's
+ * The ignore rules of every folder of one local search, worked out on demand (reading each folder's
  * .gitignore once) for code that meets folders in no particular order: the fast-glob walk of `find`,
  * and the ripgrep engine's check of the files rg reported.
  */
 export class IgnoreScopes {
-	private readonly scopes = new Map<string, Promise<IgnoreRules | null>>();
+	private readonly scopes = new Map<string, IgnoreRules | null>();
 
 	/**
 	 * @param root Absolute path of the search folder.
@@ -27,7 +35,7 @@ export class IgnoreScopes {
 	constructor(
 		private readonly root: string,
 		private readonly ancestors: IgnoreRules,
-		private readonly reader: IgnoreFileReader,
+		private readonly reader: IgnoreFileReaderSync,
 	) {}
 
 	/**
@@ -35,7 +43,7 @@ export class IgnoreScopes {
 	 * itself is ignored (or lies in an ignored folder). Pass `files` when the folder's listing is at hand,
 	 * which saves looking for its ignore files.
 	 */
-	rulesFor(relativeFolder: string, files?: FolderIgnoreFiles): Promise<IgnoreRules | null> {
+	rulesFor(relativeFolder: string, files?: FolderIgnoreFiles): IgnoreRules | null {
 		let scope = this.scopes.get(relativeFolder);
 		if (scope === undefined) {
 			scope = this.compute(relativeFolder, files);
@@ -45,21 +53,22 @@ export class IgnoreScopes {
 	}
 
 	/** Whether the file or folder at `relativePath` is ignored, its parent folders included. */
-	async ignores(relativePath: string, isDirectory: boolean): Promise<boolean> {
-		const rules = await this.rulesFor(parentOf(relativePath));
+	ignores(relativePath: string, isDirectory: boolean): boolean {
+		const rules = this.rulesFor(parentOf(relativePath));
 		return rules === null || rules.ignores(relativePath, isDirectory);
 	}
 
-	private async compute(relativeFolder: string, files: FolderIgnoreFiles | undefined): Promise<IgnoreRules | null> {
+	private compute(relativeFolder: string, files: FolderIgnoreFiles | undefined): IgnoreRules | null {
 		let outer = this.ancestors;
 		if (relativeFolder !== "") {
-			const parent = await this.rulesFor(parentOf(relativeFolder));
+			const parent = this.rulesFor(parentOf(relativeFolder));
 			if (parent === null || parent.ignores(relativeFolder, true)) return null;
 			outer = parent;
 		}
+		if (files !== undefined && !files.hasGit && !files.hasGitignore) return outer;
 		const folder = join(this.root, relativeFolder);
-		const hasGit = files ? files.hasGit : await this.reader.exists(join(folder, ".git"));
-		const gitignore = files && !files.hasGitignore ? undefined : await this.reader.readText(join(folder, GITIGNORE));
+		const hasGit = files ? files.hasGit : this.reader.exists(join(folder, ".git"));
+		const gitignore = files && !files.hasGitignore ? undefined : this.reader.readText(join(folder, GITIGNORE));
 		return outer.enter(relativeFolder, { hasGit, gitignore });
 	}
 }

@@ -47,12 +47,20 @@ export async function localReaddir(path: string): Promise<SearchEntry[]> {
 
 /** The file's text, or undefined when it is missing or unreadable. */
 export async function localReadText(path: string): Promise<string | undefined> {
+	return localReadTextSync(path);
+}
+
+/** The file's text, or undefined when it is missing or unreadable (synchronous). */
+export function localReadTextSync(path: string): string | undefined {
 	try {
 		return readFileSync(path, "utf8");
 	} catch {
 		return undefined;
 	}
 }
+
+/** Reads ignore files from the local disk, synchronously. */
+export const localIgnoreFileReaderSync = { readText: localReadTextSync, exists: existsSync };
 
 /** Whether anything exists at `path` (a broken link counts as nothing). */
 export async function localExists(path: string): Promise<boolean> {

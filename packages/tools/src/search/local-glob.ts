@@ -4,7 +4,7 @@ import fastGlob from "fast-glob";
 import { ABORTED_MESSAGE, throwIfAborted } from "./abort.js";
 import { IgnoreRules } from "./ignore-rules.js";
 import { IgnoreScopes } from "./ignore-scopes.js";
-import { localExists, localReadText } from "./local-fs.js";
+import { localExists, localIgnoreFileReaderSync, localReadText } from "./local-fs.js";
 
 /** Folders `find` never enters, whatever the .gitignore files say. */
 export const ALWAYS_SKIPPED_FOLDERS: readonly string[] = [".git", "node_modules"];
@@ -26,7 +26,7 @@ const reader = { readText: localReadText, exists: localExists };
  */
 export async function localGlob(pattern: string, cwd: string, signal: AbortSignal | undefined): Promise<string[]> {
 	throwIfAborted(signal);
-	const scopes = new IgnoreScopes(cwd, await IgnoreRules.forRoot(cwd, reader), reader);
+	const scopes = new IgnoreScopes(cwd, await IgnoreRules.forRoot(cwd, reader), localIgnoreFileReaderSync);
 	let sliceStart = performance.now();
 
 	// Callbacks are never called synchronously (fast-glob would recurse), and once a time slice is
@@ -70,26 +70,15 @@ export async function localGlob(pattern: string, cwd: string, signal: AbortSigna
 			if (dirent.name === ".git") hasGit = true;
 			else if (dirent.name === ".gitignore" && !dirent.isDirectory()) hasGitignore = true;
 		}
-		scopes.rulesFor(folder, { hasGit, hasGitignore }).then(
-			(rules) => {
-				const kept: Dirent[] = [];
-				if (rules !== null) {
-					for (const dirent of dirents) {
-						const name = dirent.name;
-						const isDirectory = dirent.isDirectory();
-						const isLink = !isDirectory && dirent.isSymbolicLink();
-						if ((isDirectory || isLink) && ALWAYS_SKIPPED_FOLDERS.includes(name)) continue;
-						if (!rules.isEmpty && rules.ignores(folder === "" ? name : `${folder}/${name}`, isDirectory, name))
-							continue;
-						// A link to a file is reported as the file it points to; links to folders stay links,
-						// which fast-glob neither enters nor returns.
-						kept.push(isLink && isFileTarget(join(path, name)) ? fileDirent(name) : dirent);
-					}
-				}
-				deliver(callback, null, kept);
-			},
-			(error: unknown) => deliver(callback, error as NodeJS.ErrnoException, []),
-		);
+		let kept: Dirent[] = [];
+		try {
+			const rules = scopes.rulesFor(folder, { hasGit, hasGitignore });
+			if (rules !== null) kept = keptEntries(path, folder, dirents, rules);
+		} catch (error) {
+			deliver(callback, error as NodeJS.ErrnoException, []);
+			return;
+		}
+		deliver(callback, null, kept);
 	};
 
 	const files = await fastGlob(pattern, {
@@ -113,9 +102,33 @@ export async function localGlob(pattern: string, cwd: string, signal: AbortSigna
 	const kept: string[] = [];
 	for (const file of files) {
 		if (file.split("/").some((part) => ALWAYS_SKIPPED_FOLDERS.includes(part))) continue;
-		if (!(await scopes.ignores(file, false))) kept.push(file);
+		if (!scopes.ignores(file, false)) kept.push(file);
 	}
 	return kept;
+}
+
+/**
+ * The entries fast-glob gets to see: no `.git` or `node_modules` folder, nothing the rules ignore, and
+ * a link to a file passed as the file it points to (links to folders stay links, which fast-glob
+ * neither enters nor returns). The listing itself is handed on when nothing is left out.
+ */
+function keptEntries(path: string, folder: string, dirents: Dirent[], rules: IgnoreRules): Dirent[] {
+	let kept: Dirent[] | undefined;
+	for (let index = 0; index < dirents.length; index++) {
+		const dirent = dirents[index];
+		const name = dirent.name;
+		const isDirectory = dirent.isDirectory();
+		const isLink = !isDirectory && dirent.isSymbolicLink();
+		let replacement: Dirent | undefined = dirent;
+		if ((isDirectory || isLink) && ALWAYS_SKIPPED_FOLDERS.includes(name)) replacement = undefined;
+		else if (!rules.isEmpty && rules.ignores(folder === "" ? name : `${folder}/${name}`, isDirectory, name))
+			replacement = undefined;
+		else if (isLink && isFileTarget(join(path, name))) replacement = fileDirent(name);
+		if (replacement === dirent && kept === undefined) continue;
+		kept ??= dirents.slice(0, index);
+		if (replacement !== undefined) kept.push(replacement);
+	}
+	return kept ?? dirents;
 }
 
 function abortError(): NodeJS.ErrnoException {

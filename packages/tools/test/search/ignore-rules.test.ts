@@ -2,7 +2,7 @@ import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { IgnoreRules } from "../../src/search/ignore-rules.js";
 import { IgnoreScopes } from "../../src/search/ignore-scopes.js";
-import { localExists, localReadText } from "../../src/search/local-fs.js";
+import { localExists, localIgnoreFileReaderSync, localReadText } from "../../src/search/local-fs.js";
 import { makeTempFolder, writeTree } from "./fixture.js";
 
 const reader = { readText: localReadText, exists: localExists };
@@ -54,16 +54,16 @@ describe("IgnoreRules", () => {
 
 	it("lets a nested repository start over", async () => {
 		const root = await tree({ ".gitignore": "*.log\n", "vendor/.git/HEAD": "", "vendor/a.log": "" });
-		const scopes = new IgnoreScopes(root, await IgnoreRules.forRoot(root, reader), reader);
-		expect(await scopes.ignores("a.log", false)).toBe(true);
-		expect(await scopes.ignores("vendor/a.log", false)).toBe(false);
+		const scopes = new IgnoreScopes(root, await IgnoreRules.forRoot(root, reader), localIgnoreFileReaderSync);
+		expect(scopes.ignores("a.log", false)).toBe(true);
+		expect(scopes.ignores("vendor/a.log", false)).toBe(false);
 	});
 
 	it("treats everything in an ignored folder as ignored, whatever deeper files say", async () => {
 		const root = await tree({ ".gitignore": "out/\n", "out/.gitignore": "!*\n", "out/a.ts": "" });
-		const scopes = new IgnoreScopes(root, IgnoreRules.none, reader);
-		expect(await scopes.ignores("out/a.ts", false)).toBe(true);
-		expect(await scopes.ignores("out", true)).toBe(true);
-		expect(await scopes.ignores("other/a.ts", false)).toBe(false);
+		const scopes = new IgnoreScopes(root, IgnoreRules.none, localIgnoreFileReaderSync);
+		expect(scopes.ignores("out/a.ts", false)).toBe(true);
+		expect(scopes.ignores("out", true)).toBe(true);
+		expect(scopes.ignores("other/a.ts", false)).toBe(false);
 	});
 });
