@@ -3,17 +3,18 @@
 // the built code from ../dist.
 import { execFile } from "node:child_process";
 import { readdir } from "node:fs/promises";
+import { performance } from "node:perf_hooks";
 import { fileURLToPath } from "node:url";
 import { promisify } from "node:util";
 import { createFindToolDefinition } from "../dist/find.js";
 import { createGrepToolDefinition } from "../dist/grep.js";
 import { createLsToolDefinition } from "../dist/ls.js";
-import { medianMs, printTable } from "./harness.mjs";
+import { printTable } from "./harness.mjs";
 import { ensureTree } from "./workload.mjs";
 
 const run = promisify(execFile);
 const treeDir = fileURLToPath(new URL("../.bench-work/search/tree", import.meta.url));
-const RUNS = { runs: 7, warmup: 2 };
+const RUNS = { runs: 9, warmup: 2 };
 
 console.log("Preparing the workload (first run only)...");
 const tree = await ensureTree(treeDir);
@@ -45,10 +46,37 @@ for (const needle of [tree.needle, tree.rareNeedle]) {
 	if (a.content[0].text !== b.content[0].text) throw new Error(`engines disagree on ${needle}`);
 }
 
+/**
+ * Medians of `gantry` and `floor` timed in alternation (which goes first swaps each round), so a change
+ * in the machine's load during the case weighs on both sides alike.
+ */
+async function interleavedMedians(gantry, floor, { runs, warmup }) {
+	for (let index = 0; index < warmup; index++) {
+		await gantry();
+		await floor();
+	}
+	const times = { gantry: [], floor: [] };
+	const timed = async (name, fn) => {
+		const start = performance.now();
+		await fn();
+		times[name].push(performance.now() - start);
+	};
+	for (let index = 0; index < runs; index++) {
+		if (index % 2 === 0) {
+			await timed("gantry", gantry);
+			await timed("floor", floor);
+		} else {
+			await timed("floor", floor);
+			await timed("gantry", gantry);
+		}
+	}
+	const median = (values) => values.sort((a, b) => a - b)[Math.floor(values.length / 2)];
+	return { gantryMs: median(times.gantry), floorMs: median(times.floor) };
+}
+
 const rows = [];
 const measure = async (label, gantry, floorName, floor, target, note, runs = RUNS) => {
-	const gantryMs = await medianMs(gantry, runs);
-	const floorMs = await medianMs(floor, runs);
+	const { gantryMs, floorMs } = await interleavedMedians(gantry, floor, runs);
 	rows.push({ case: label, gantryMs, floor: floorName, floorMs, target, note });
 };
 
@@ -118,4 +146,4 @@ await measure(
 	{ runs: 21, warmup: 3 },
 );
 
-printTable(`Search tools on ${tree.files} files (medians; the short ls and find cases over more runs)`, rows);
+printTable(`Search tools on ${tree.files} files (medians of runs alternating with the floor's)`, rows);

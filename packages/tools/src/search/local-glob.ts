@@ -28,6 +28,7 @@ export async function localGlob(pattern: string, cwd: string, signal: AbortSigna
 	throwIfAborted(signal);
 	const scopes = new IgnoreScopes(cwd, await IgnoreRules.forRoot(cwd, reader), localIgnoreFileReaderSync);
 	let sliceStart = performance.now();
+	const cwdPrefix = cwd.endsWith(sep) ? cwd : `${cwd}${sep}`;
 
 	// Callbacks are never called synchronously (fast-glob would recurse), and once a time slice is
 	// used up they wait for the next turn of the event loop, so timers, I/O and aborts get through.
@@ -57,13 +58,7 @@ export async function localGlob(pattern: string, cwd: string, signal: AbortSigna
 			deliver(callback, skipped ? null : (error as NodeJS.ErrnoException), []);
 			return;
 		}
-		const folder =
-			path === cwd
-				? ""
-				: path
-						.slice(cwd.length + 1)
-						.split(sep)
-						.join("/");
+		const folder = path === cwd ? "" : path.slice(cwdPrefix.length).split(sep).join("/");
 		let hasGit = false;
 		let hasGitignore = false;
 		for (const dirent of dirents) {
