@@ -5,7 +5,7 @@ import type { GrepEngineName, GrepEngineRequest, GrepEngineResult } from "./grep
 import { formatGrep, type GrepMatch } from "./grep/format.js";
 import { renderGrepCall, renderGrepResult } from "./grep/render.js";
 import { RipgrepRejectedError, runRipgrepEngine } from "./grep/ripgrep-engine.js";
-import { findRipgrep } from "./grep/ripgrep-process.js";
+import { findRipgrep, RipgrepUnavailableError } from "./grep/ripgrep-process.js";
 import { resolveToolPath } from "./paths.js";
 import { throwIfAborted } from "./search/abort.js";
 import { localExists, localOpen, localReaddir, localReadText, localStat } from "./search/local-fs.js";
@@ -101,8 +101,8 @@ export interface GrepToolOptions {
 	operations?: GrepOperations;
 	/**
 	 * Which engine searches. `"auto"` (default): ripgrep when `rg` is on PATH (looked up once per PATH
-	 * value), else the built-in one; a pattern rg's syntax rejects (look-around, back-references) falls
-	 * back to the built-in engine. `"builtin"`: always the TypeScript engine. `"ripgrep"`: always rg; a
+	 * value), else the built-in one; a pattern rg's syntax rejects (look-around, back-references), or an
+	 * rg that does not start, falls back to the built-in engine. `"builtin"`: always the TypeScript engine. `"ripgrep"`: always rg; a
 	 * call fails with a clear error when rg is missing or rejects the pattern. Both give identical output.
 	 */
 	engine?: "auto" | GrepEngineName;
@@ -136,6 +136,10 @@ export function createGrepToolDefinition(
 		try {
 			return { engine: "ripgrep", result: await runRipgrepEngine(executable, request, localGrepOperations) };
 		} catch (error) {
+			if (error instanceof RipgrepUnavailableError) {
+				if (mode === "auto") return builtin();
+				throw error;
+			}
 			if (!(error instanceof RipgrepRejectedError)) throw error;
 			if (mode === "auto") return builtin();
 			throw new Error(`ripgrep rejected the pattern ${JSON.stringify(request.pattern)}: ${error.message}`);

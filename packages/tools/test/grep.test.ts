@@ -287,6 +287,23 @@ describe("grep errors and engine choice", () => {
 		}
 	});
 
+	it("auto falls back to the built-in engine when rg does not start", async () => {
+		const { root: bin, remove: removeBin } = await makeTempFolder("gantry-broken-rg-");
+		await writeTree(bin, { rg: "#!/nonexistent/interpreter\n" });
+		await chmod(join(bin, "rg"), 0o755);
+		const path = process.env.PATH;
+		process.env.PATH = `${bin}${delimiter}${path}`;
+		try {
+			const result = await grep(root, { pattern: "alpha", path: "b.md" });
+			expect(result.details?.engine).toBe("builtin");
+			expect(textOf(result)).toBe("b.md:3: alpha in markdown");
+			await expect(grep(root, { pattern: "alpha" }, { engine: "ripgrep" })).rejects.toThrow("Could not run ripgrep");
+		} finally {
+			process.env.PATH = path;
+			await removeBin();
+		}
+	});
+
 	it("auto uses the built-in engine over custom operations", async () => {
 		const { localGrepOperations } = await import("../src/grep.js");
 		const opened: string[] = [];

@@ -2,6 +2,11 @@ import { spawn } from "node:child_process";
 import { ABORTED_MESSAGE } from "../search/abort.js";
 import { findExecutable } from "../shell/find-executable.js";
 
+/** rg could not be started (a broken install, or removed since it was looked up). */
+export class RipgrepUnavailableError extends Error {
+	override readonly name = "RipgrepUnavailableError";
+}
+
 /** Most bytes of rg's error output kept for messages. */
 const STDERR_LIMIT = 8 * 1024;
 
@@ -14,7 +19,8 @@ export interface RipgrepExit {
 
 /**
  * Runs rg with `args` in `cwd`, passing each chunk of its standard output to `onOutput`. Abort kills rg
- * and rejects with `Operation aborted`; so does a throwing `onOutput` (rejecting with its error).
+ * and rejects with `Operation aborted`; so does a throwing `onOutput` (rejecting with its error). Rejects
+ * with `RipgrepUnavailableError` when rg cannot be started.
  */
 export function runRipgrep(
 	executable: string,
@@ -51,7 +57,7 @@ export function runRipgrep(
 		});
 		child.on("error", (error) => {
 			signal?.removeEventListener("abort", onAbort);
-			reject(new Error(`Could not run ripgrep (${executable}): ${error.message}`));
+			reject(new RipgrepUnavailableError(`Could not run ripgrep (${executable}): ${error.message}`));
 		});
 		child.on("close", (code) => {
 			signal?.removeEventListener("abort", onAbort);
