@@ -40,14 +40,14 @@ export function createAllToolDefinitions(
 		...(options.autoResizeImages === undefined ? {} : { autoResizeImages: options.autoResizeImages }),
 	};
 	return {
-		read: createReadToolDefinition(cwd, { ...readShared, ...options.read }) as unknown as ToolDefinition,
-		bash: createBashToolDefinition(cwd, { ...shared, ...options.bash }) as unknown as ToolDefinition,
-		edit: createEditToolDefinition(cwd, options.edit) as unknown as ToolDefinition,
-		write: createWriteToolDefinition(cwd, options.write) as unknown as ToolDefinition,
-		grep: createGrepToolDefinition(cwd, options.grep) as unknown as ToolDefinition,
-		find: createFindToolDefinition(cwd, options.find) as unknown as ToolDefinition,
-		ls: createLsToolDefinition(cwd, options.ls) as unknown as ToolDefinition,
-		powershell: createPowerShellToolDefinition(cwd, { ...shared, ...options.powershell }) as unknown as ToolDefinition,
+		read: createReadToolDefinition(cwd, { ...readShared, ...options.read }),
+		bash: createBashToolDefinition(cwd, { ...shared, ...options.bash }),
+		edit: createEditToolDefinition(cwd, options.edit),
+		write: createWriteToolDefinition(cwd, options.write),
+		grep: createGrepToolDefinition(cwd, options.grep),
+		find: createFindToolDefinition(cwd, options.find),
+		ls: createLsToolDefinition(cwd, options.ls),
+		powershell: createPowerShellToolDefinition(cwd, { ...shared, ...options.powershell }),
 	};
 }
 

@@ -64,7 +64,7 @@ export function createBuiltinToolSources(environment: SessionToolsEnvironment): 
 				})),
 		activate: (names) => environment.activate(names),
 	});
-	sources.push({ definition: codemode as unknown as ToolDefinition, source: "builtin" });
-	sources.push({ definition: toolSearch as unknown as ToolDefinition, source: "builtin" });
+	sources.push({ definition: codemode, source: "builtin" });
+	sources.push({ definition: toolSearch, source: "builtin" });
 	return sources;
 }
