@@ -99,7 +99,7 @@ export function createFindToolDefinition(
 			"Find files by glob pattern. Returns file paths (never folders) relative to the searched folder, sorted, " +
 			"one per line. Respects .gitignore, includes hidden files, skips .git and node_modules. A pattern without `/` " +
 			`matches file names at any depth. Returns at most ${DEFAULT_FIND_LIMIT} paths unless limit says otherwise.`,
-		promptSnippet: "find: find files by glob pattern (respects .gitignore)",
+		promptSnippet: "Find files by glob pattern (respects .gitignore)",
 		promptGuidelines: ["Use find to look for files by name or path instead of running find or ls -R through bash."],
 		parameters: findSchema,
 		outputSchema: findOutputSchema,

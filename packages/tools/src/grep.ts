@@ -155,7 +155,7 @@ export function createGrepToolDefinition(
 			"Output lines are `path:line: text`, context lines `path-line- text`, paths relative to the searched " +
 			`folder, sorted by path then line. Returns at most ${DEFAULT_GREP_LIMIT} matches unless limit says otherwise; ` +
 			`lines are cut at ${GREP_MAX_LINE_LENGTH} characters and the output at ${formatSize(DEFAULT_MAX_BYTES)}.`,
-		promptSnippet: "grep: search file contents by regex or plain text (respects .gitignore)",
+		promptSnippet: "Search file contents by regex or plain text (respects .gitignore)",
 		promptGuidelines: [
 			"Use grep to search file contents instead of running grep or rg through bash.",
 			"Narrow broad searches with path and glob (e.g. glob `*.ts`); use literal: true for text with regex characters.",

@@ -28,10 +28,12 @@ export {
 } from "./edit.js";
 export {
 	createFindToolDefinition,
+	DEFAULT_FIND_LIMIT,
 	type FindOperations,
 	type FindToolDetails,
 	type FindToolInput,
 	type FindToolOptions,
+	findOutputSchema,
 	findSchema,
 	localFindOperations,
 } from "./find.js";
@@ -60,6 +62,7 @@ export {
 	type LsToolInput,
 	type LsToolOptions,
 	localLsOperations,
+	lsOutputSchema,
 	lsSchema,
 } from "./ls.js";
 export { withFileMutationQueue } from "./mutation-queue.js";

@@ -148,7 +148,7 @@ export function createLsToolDefinition(
 		description:
 			"List a folder's entries, sorted case-insensitively, one per line, dotfiles included; folders (and links " +
 			`to folders) end with \`/\`. Returns at most ${DEFAULT_LS_LIMIT} entries unless limit says otherwise.`,
-		promptSnippet: "ls: list a folder's entries",
+		promptSnippet: "List a folder's entries",
 		promptGuidelines: ["Use ls to see what a folder holds instead of running ls through bash."],
 		parameters: lsSchema,
 		outputSchema: lsOutputSchema,
