@@ -57,6 +57,7 @@ export {
 export { type ProcessedImage, processImage, processImageBytes } from "./image/process-image.js";
 export {
 	createLsToolDefinition,
+	DEFAULT_LS_LIMIT,
 	type LsOperations,
 	type LsToolDetails,
 	type LsToolInput,
