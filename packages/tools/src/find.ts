@@ -7,6 +7,7 @@ import { throwIfAborted } from "./search/abort.js";
 import { localStat } from "./search/local-fs.js";
 import { localGlob } from "./search/local-glob.js";
 import { describeTruncation, type OutputTruncation, outputCutNotice } from "./search/output-cut.js";
+import { renderListing } from "./search/render-listing.js";
 import { truncateHead } from "./truncate.js";
 
 /** Paths returned when the call gives no `limit`. */
@@ -171,17 +172,10 @@ function renderFindResult(
 	options: { expanded: boolean; isPartial: boolean },
 	theme: Theme,
 ): string {
-	if (options.isPartial) return theme.dim("Searching…");
-	const block = result.content.find((content) => content.type === "text");
-	const text = block?.type === "text" ? block.text : "";
-	const details = result.details;
-	if (result.isError || details === undefined) return theme.error(text.split("\n")[0] ?? "");
-	if (details.fileCount === 0) return theme.dim(text);
-	const noticeAt = text.indexOf("\n\n[");
-	const paths = (noticeAt >= 0 ? text.slice(0, noticeAt) : text).split("\n");
-	const shown = options.expanded ? paths : paths.slice(0, 8);
-	const output = [theme.success(`${details.fileCount} ${details.fileCount === 1 ? "file" : "files"}`), ...shown];
-	if (shown.length < paths.length) output.push(theme.dim(`… ${paths.length - shown.length} more`));
-	if (noticeAt >= 0) for (const notice of text.slice(noticeAt + 2).split("\n")) output.push(theme.warning(notice));
-	return output.join("\n");
+	return renderListing(result, options, theme, {
+		pending: "Searching…",
+		count: result.details?.fileCount,
+		countText: (count) => `${count} ${count === 1 ? "file" : "files"}`,
+		preview: 8,
+	});
 }

@@ -7,6 +7,7 @@ import { resolveToolPath } from "./paths.js";
 import { throwIfAborted } from "./search/abort.js";
 import { localStat } from "./search/local-fs.js";
 import { describeTruncation, type OutputTruncation, outputCutNotice } from "./search/output-cut.js";
+import { renderListing } from "./search/render-listing.js";
 import { truncateHead } from "./truncate.js";
 
 /** Entries returned when the call gives no `limit`. */
@@ -210,17 +211,10 @@ function renderLsResult(
 	options: { expanded: boolean; isPartial: boolean },
 	theme: Theme,
 ): string {
-	if (options.isPartial) return theme.dim("Listing…");
-	const block = result.content.find((content) => content.type === "text");
-	const text = block?.type === "text" ? block.text : "";
-	const details = result.details;
-	if (result.isError || details === undefined) return theme.error(text.split("\n")[0] ?? "");
-	if (details.entryCount === 0) return theme.dim(text);
-	const noticeAt = text.indexOf("\n\n[");
-	const names = (noticeAt >= 0 ? text.slice(0, noticeAt) : text).split("\n");
-	const shown = options.expanded ? names : names.slice(0, 10);
-	const output = [theme.success(`${details.entryCount} ${details.entryCount === 1 ? "entry" : "entries"}`), ...shown];
-	if (shown.length < names.length) output.push(theme.dim(`… ${names.length - shown.length} more`));
-	if (noticeAt >= 0) for (const notice of text.slice(noticeAt + 2).split("\n")) output.push(theme.warning(notice));
-	return output.join("\n");
+	return renderListing(result, options, theme, {
+		pending: "Listing…",
+		count: result.details?.entryCount,
+		countText: (count) => `${count} ${count === 1 ? "entry" : "entries"}`,
+		preview: 10,
+	});
 }

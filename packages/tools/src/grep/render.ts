@@ -1,6 +1,7 @@
 import type { AgentToolResult } from "@gantry/agent";
 import type { Theme } from "@gantry/extensions";
 import type { GrepToolDetails, GrepToolInput } from "../grep.js";
+import { renderListing } from "../search/render-listing.js";
 
 const PREVIEW_LINES = 8;
 const PREVIEW_WIDTH = 160;
@@ -29,19 +30,13 @@ export function renderGrepResult(
 	options: { expanded: boolean; isPartial: boolean },
 	theme: Theme,
 ): string {
-	if (options.isPartial) return theme.dim("Searching…");
-	const block = result.content.find((content) => content.type === "text");
-	const text = block?.type === "text" ? block.text : "";
 	const details = result.details;
-	if (result.isError || details === undefined) return theme.error(clip(text.split("\n")[0] ?? ""));
-	if (details.matchCount === 0) return theme.dim(text);
-	const noticeAt = text.indexOf("\n\n[");
-	const body = (noticeAt >= 0 ? text.slice(0, noticeAt) : text).split("\n");
-	const notices = noticeAt >= 0 ? text.slice(noticeAt + 2).split("\n") : [];
-	const shown = options.expanded ? body : body.slice(0, PREVIEW_LINES);
-	const count = `${details.matchCount} ${details.matchCount === 1 ? "match" : "matches"} (${details.engine})`;
-	const output = [theme.success(count), ...shown.map((line) => clip(line))];
-	if (shown.length < body.length) output.push(theme.dim(`… ${body.length - shown.length} more lines`));
-	for (const notice of notices) output.push(theme.warning(notice));
-	return output.join("\n");
+	return renderListing(result, options, theme, {
+		pending: "Searching…",
+		count: details?.matchCount,
+		countText: (count) => `${count} ${count === 1 ? "match" : "matches"} (${details?.engine})`,
+		preview: PREVIEW_LINES,
+		clip,
+		moreText: "more lines",
+	});
 }
