@@ -40,6 +40,7 @@ export class AgentSession {
 	readonly #namedInAllowlist: ReadonlySet<string>;
 	readonly #isAllowed: (name: string) => boolean;
 	#declared: AgentTool[] = [];
+	#builtinSources: ToolSource[] | undefined;
 	#persistedActive: string[];
 	#nestedDelivery: Promise<void> = Promise.resolve();
 	#ranOnce = false;
@@ -212,17 +213,19 @@ export class AgentSession {
 	}
 
 	#rebuild(): void {
+		// Builtin definitions depend only on the options, so they are made once and keep their identity.
+		this.#builtinSources ??= createBuiltinToolSources({
+			options: this.#options,
+			tempDir: this.tempDir,
+			registry: this.#registry,
+			getModel: () => this.agent.state.model,
+			activate: (names) => {
+				this.#registry.activate(names);
+				this.#applyLoadout();
+			},
+		});
 		const sources: ToolSource[] = [
-			...createBuiltinToolSources({
-				options: this.#options,
-				tempDir: this.tempDir,
-				registry: this.#registry,
-				getModel: () => this.agent.state.model,
-				activate: (names) => {
-					this.#registry.activate(names);
-					this.#applyLoadout();
-				},
-			}),
+			...this.#builtinSources,
 			...this.runner
 				.getAllRegisteredTools()
 				.map((definition) => ({ definition, source: this.runner.getToolSource(definition.name) ?? "extension" })),

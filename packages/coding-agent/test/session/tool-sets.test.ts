@@ -93,6 +93,16 @@ describe("registry and the three sets", () => {
 			await session.dispose();
 		}));
 
+	it("keeps the wrapped tools across a refresh (no re-wrapping of unchanged definitions)", () =>
+		withTempDir(async (cwd) => {
+			const session = await createAgentSession({ cwd, model: createFauxModel([]) });
+			const before = [...session.agent.state.tools];
+			session.refreshTools();
+			expect(session.agent.state.tools).toHaveLength(before.length);
+			session.agent.state.tools.forEach((tool, index) => expect(tool).toBe(before[index]));
+			await session.dispose();
+		}));
+
 	it("keeps the active order stable: kept tools keep their place, new ones append", () =>
 		withTempDir(async (cwd) => {
 			const session = await createAgentSession({ cwd, model: createFauxModel([]) });
