@@ -99,7 +99,7 @@ describe("registry and the three sets", () => {
 			const before = [...session.agent.state.tools];
 			session.refreshTools();
 			expect(session.agent.state.tools).toHaveLength(before.length);
-			session.agent.state.tools.forEach((tool, index) => expect(tool).toBe(before[index]));
+			for (const [index, tool] of session.agent.state.tools.entries()) expect(tool).toBe(before[index]);
 			await session.dispose();
 		}));
 
