@@ -1,4 +1,11 @@
-import { type AssistantMessage, createFauxModel, type Message, stream, type ToolResultMessage } from "@gantry/ai";
+import {
+	type AssistantMessage,
+	createFauxModel,
+	emptyUsage,
+	type Message,
+	stream,
+	type ToolResultMessage,
+} from "@gantry/ai";
 import { describe, expect, it } from "vitest";
 import { type AgentContext, type AgentMessage, agentLoop, agentLoopContinue, GantryAgentError } from "../src/index.js";
 import {
@@ -282,14 +289,7 @@ describe("agentLoopContinue", () => {
 			role: "assistant",
 			content: [{ type: "toolCall", id: "c1", name: "fast", arguments: {} }],
 			stopReason: "toolUse",
-			usage: {
-				input: 0,
-				output: 0,
-				cacheRead: 0,
-				cacheWrite: 0,
-				totalTokens: 0,
-				cost: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0, total: 0 },
-			},
+			usage: emptyUsage(),
 			api: "faux",
 			provider: "faux",
 			model: "faux-1",

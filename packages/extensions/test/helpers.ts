@@ -1,4 +1,4 @@
-import type { AssistantMessage } from "@gantry/ai";
+import { type AssistantMessage, emptyUsage } from "@gantry/ai";
 import { Type } from "@sinclair/typebox";
 import type { ToolDefinition } from "../src/index.js";
 
@@ -25,14 +25,7 @@ export function assistantMessage(): AssistantMessage {
 		role: "assistant",
 		content: [],
 		stopReason: "stop",
-		usage: {
-			input: 0,
-			output: 0,
-			cacheRead: 0,
-			cacheWrite: 0,
-			totalTokens: 0,
-			cost: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0, total: 0 },
-		},
+		usage: emptyUsage(),
 		api: "faux",
 		provider: "faux",
 		model: "faux",

@@ -1,5 +1,5 @@
 import type { AgentEvent, AgentToolCallOutcome } from "@gantry/agent";
-import { createFauxModel } from "@gantry/ai";
+import { completeUsage, createFauxModel } from "@gantry/ai";
 import { defineTool, type Extension, type ToolDefinition } from "@gantry/extensions";
 import { Type } from "@sinclair/typebox";
 import { describe, expect, it } from "vitest";
@@ -30,14 +30,7 @@ function orchestrator(options: { parallel?: boolean; name?: string } = {}) {
 						text: results.map((outcome) => `${outcome.toolCall.id}:${outcome.isError ? "error" : "ok"}`).join(","),
 					},
 				],
-				usage: {
-					input: 1,
-					output: 1,
-					cacheRead: 0,
-					cacheWrite: 0,
-					totalTokens: 2,
-					cost: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0, total: 0 },
-				},
+				usage: completeUsage({ input: 1, output: 1 }),
 			};
 		},
 	});
@@ -54,14 +47,7 @@ const metered = defineTool({
 	async execute() {
 		return {
 			content: [{ type: "text", text: "spent" }],
-			usage: {
-				input: 10,
-				output: 5,
-				cacheRead: 0,
-				cacheWrite: 0,
-				totalTokens: 15,
-				cost: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0, total: 0 },
-			},
+			usage: completeUsage({ input: 10, output: 5 }),
 		};
 	},
 }) as unknown as ToolDefinition;
