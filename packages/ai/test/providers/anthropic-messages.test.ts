@@ -1,26 +1,16 @@
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { type Context, getModel, type Model, stream } from "../../src/index.js";
-import { type ScriptedLlmServer, startScriptedLlmServer } from "../../src/testing/index.js";
-import { at, deltasFor, drain } from "./helpers.js";
+import { describe, expect, it } from "vitest";
+import { getModel, stream } from "../../src/index.js";
+import { at, deltasFor, drain, HELLO, useScriptedProvider } from "./helpers.js";
 
-let server: ScriptedLlmServer;
-let model: Model;
-
-beforeEach(async () => {
-	server = await startScriptedLlmServer();
-	model = { ...getModel("anthropic", "claude-haiku-4-5"), baseUrl: server.anthropicBaseUrl };
-});
-afterEach(async () => {
-	await server.close();
-});
-
-const hello: Context = { systemPrompt: "Be brief.", messages: [{ role: "user", content: "Hello?", timestamp: 1 }] };
-const request = (context: Context = hello, options: Parameters<typeof stream>[2] = {}) =>
-	drain(stream(model, context, { apiKey: "ant-test", maxRetries: 0, ...options }));
+const scripted = useScriptedProvider(
+	(server) => ({ ...getModel("anthropic", "claude-haiku-4-5"), baseUrl: server.anthropicBaseUrl }),
+	{ apiKey: "ant-test", maxRetries: 0 },
+);
+const request = scripted.request;
 
 describe("anthropic-messages provider", () => {
 	it("streams text and sends the system prompt, max_tokens and the key", async () => {
-		server.enqueue({ text: "Hello! How can I help you today?", chunkSize: 6 });
+		scripted.server.enqueue({ text: "Hello! How can I help you today?", chunkSize: 6 });
 		const { events, message } = await request();
 		expect(deltasFor(events, "text_delta", 0).length).toBeGreaterThan(3);
 		expect(events.at(-1)).toMatchObject({ type: "done", reason: "stop" });
@@ -31,28 +21,31 @@ describe("anthropic-messages provider", () => {
 			provider: "anthropic",
 			model: "claude-haiku-4-5",
 		});
-		const recorded = server.requests[0];
+		const recorded = scripted.server.requests[0];
 		expect(recorded.path).toBe("/v1/messages");
 		expect(recorded.headers.authorization).toBe("Bearer ant-test");
 		expect(recorded.body).toMatchObject({
 			model: "claude-haiku-4-5",
 			stream: true,
-			max_tokens: model.maxTokens,
+			max_tokens: scripted.model.maxTokens,
 			system: [{ type: "text", text: "Be brief.", cache_control: { type: "ephemeral" } }],
 			messages: [{ role: "user", content: [{ type: "text", text: "Hello?", cache_control: { type: "ephemeral" } }] }],
 		});
 	});
 
 	it("keeps thinking with its signature, and sends it back on the next turn", async () => {
-		server.enqueue({ thinking: "The user greets me.", thinkingSignature: "sig-abc", text: "Hi!" }, { text: "again" });
-		const { message } = await request(hello, { thinking: { budgetTokens: 2048 } });
+		scripted.server.enqueue(
+			{ thinking: "The user greets me.", thinkingSignature: "sig-abc", text: "Hi!" },
+			{ text: "again" },
+		);
+		const { message } = await request(HELLO, { thinking: { budgetTokens: 2048 } });
 		expect(message.content).toEqual([
 			{ type: "thinking", thinking: "The user greets me.", signature: "sig-abc" },
 			{ type: "text", text: "Hi!" },
 		]);
-		expect(server.requests[0].body).toMatchObject({ thinking: { type: "enabled", budget_tokens: 2048 } });
-		await request({ messages: [...hello.messages, message, { role: "user", content: "More?", timestamp: 3 }] });
-		expect(at(server.requests[1].body, "messages", 1)).toEqual({
+		expect(scripted.server.requests[0].body).toMatchObject({ thinking: { type: "enabled", budget_tokens: 2048 } });
+		await request({ messages: [...HELLO.messages, message, { role: "user", content: "More?", timestamp: 3 }] });
+		expect(at(scripted.server.requests[1].body, "messages", 1)).toEqual({
 			role: "assistant",
 			content: [
 				{ type: "thinking", thinking: "The user greets me.", signature: "sig-abc" },
@@ -62,7 +55,7 @@ describe("anthropic-messages provider", () => {
 	});
 
 	it("assembles two tool_use blocks from input_json_delta chunks", async () => {
-		server.enqueue({
+		scripted.server.enqueue({
 			chunkSize: 5,
 			text: "Let me look.",
 			toolCalls: [
@@ -82,13 +75,13 @@ describe("anthropic-messages provider", () => {
 	});
 
 	it("reports usage including cache reads and writes", async () => {
-		server.enqueue({ text: "ok", usage: { input: 12, output: 34, cacheRead: 500, cacheWrite: 60 } });
+		scripted.server.enqueue({ text: "ok", usage: { input: 12, output: 34, cacheRead: 500, cacheWrite: 60 } });
 		const { message } = await request();
 		expect(message.usage).toMatchObject({ input: 12, output: 34, cacheRead: 500, cacheWrite: 60, totalTokens: 606 });
 	});
 
 	it("maps max_tokens to stopReason length", async () => {
-		server.enqueue({ text: "The answer is", finishReason: "max_tokens" });
+		scripted.server.enqueue({ text: "The answer is", finishReason: "max_tokens" });
 		const { events, message } = await request();
 		expect(message.stopReason).toBe("length");
 		expect(events.at(-1)).toMatchObject({ type: "done", reason: "length" });
@@ -98,22 +91,22 @@ describe("anthropic-messages provider", () => {
 		[500, "Internal server error, please retry"],
 		[429, "Number of request tokens has exceeded your rate limit"],
 	])("ends an HTTP %i with stopReason error and the server's message", async (status, text) => {
-		server.enqueue({ status, message: text });
+		scripted.server.enqueue({ status, message: text });
 		const { message } = await request();
 		expect(message.stopReason).toBe("error");
 		expect(message.errorMessage).toBe(`${status} ${text}`);
-		expect(server.requests).toHaveLength(1);
+		expect(scripted.server.requests).toHaveLength(1);
 	});
 
 	it("ends an in-stream error event with stopReason error and its message, keeping the partial text", async () => {
-		server.enqueue({ text: "Partial answer", streamError: "Overloaded" });
+		scripted.server.enqueue({ text: "Partial answer", streamError: "Overloaded" });
 		const { message } = await request();
 		expect(message).toMatchObject({ stopReason: "error", errorMessage: "Overloaded" });
 		expect(message.content).toEqual([{ type: "text", text: "Partial answer" }]);
 	});
 
 	it("reports malformed input JSON as argumentsError", async () => {
-		server.enqueue({ toolCalls: [{ id: "toolu_bad", name: "write", arguments: '{"path": "a.txt",' }] });
+		scripted.server.enqueue({ toolCalls: [{ id: "toolu_bad", name: "write", arguments: '{"path": "a.txt",' }] });
 		const { message } = await request();
 		expect(message.stopReason).toBe("toolUse");
 		expect(message.content[0]).toMatchObject({ type: "toolCall", id: "toolu_bad", arguments: {} });
@@ -122,9 +115,9 @@ describe("anthropic-messages provider", () => {
 
 	it("ends with stopReason aborted when aborted in the middle of a stream", async () => {
 		const text = "This sentence never finishes because the server stalls.";
-		server.enqueue({ text, chunkSize: 4, stallAfterEvents: 6 });
+		scripted.server.enqueue({ text, chunkSize: 4, stallAfterEvents: 6 });
 		const controller = new AbortController();
-		const events = stream(model, hello, { apiKey: "k", signal: controller.signal, maxRetries: 0 });
+		const events = stream(scripted.model, HELLO, { apiKey: "k", signal: controller.signal, maxRetries: 0 });
 		const types: string[] = [];
 		for await (const event of events) {
 			types.push(event.type);
@@ -141,7 +134,7 @@ describe("anthropic-messages provider", () => {
 		const saved = process.env.ANTHROPIC_API_KEY;
 		delete process.env.ANTHROPIC_API_KEY;
 		try {
-			const { message } = await drain(stream(getModel("anthropic", "claude-haiku-4-5"), hello));
+			const { message } = await drain(stream(getModel("anthropic", "claude-haiku-4-5"), HELLO));
 			expect(message).toMatchObject({ stopReason: "error", errorMessage: expect.stringMatching(/ANTHROPIC_API_KEY/) });
 		} finally {
 			if (saved !== undefined) process.env.ANTHROPIC_API_KEY = saved;

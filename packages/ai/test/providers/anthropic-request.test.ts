@@ -1,5 +1,5 @@
 import { Type } from "@sinclair/typebox";
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import {
 	type AssistantMessage,
 	type Context,
@@ -9,23 +9,13 @@ import {
 	stream,
 	type ToolResultMessage,
 } from "../../src/index.js";
-import { type ScriptedLlmServer, startScriptedLlmServer } from "../../src/testing/index.js";
-import { at, drain, PIXEL_PNG } from "./helpers.js";
+import { at, drain, HELLO, PIXEL_PNG, useScriptedProvider } from "./helpers.js";
 
-let server: ScriptedLlmServer;
-let model: Model;
-
-beforeEach(async () => {
-	server = await startScriptedLlmServer();
-	model = { ...getModel("anthropic", "claude-haiku-4-5"), baseUrl: server.anthropicBaseUrl };
-});
-afterEach(async () => {
-	await server.close();
-});
-
-const hello: Context = { systemPrompt: "Be brief.", messages: [{ role: "user", content: "Hello?", timestamp: 1 }] };
-const request = (context: Context = hello, options: Parameters<typeof stream>[2] = {}) =>
-	drain(stream(model, context, { apiKey: "ant-test", maxRetries: 0, ...options }));
+const scripted = useScriptedProvider(
+	(server) => ({ ...getModel("anthropic", "claude-haiku-4-5"), baseUrl: server.anthropicBaseUrl }),
+	{ apiKey: "ant-test", maxRetries: 0 },
+);
+const request = scripted.request;
 
 function toolResult(id: string, content: ToolResultMessage["content"], isError = false): ToolResultMessage {
 	return { role: "toolResult", toolCallId: id, toolName: "screenshot", content, isError, timestamp: 3 };
@@ -33,9 +23,9 @@ function toolResult(id: string, content: ToolResultMessage["content"], isError =
 
 describe("anthropic-messages request", () => {
 	it("merges consecutive tool results into one user message with images and is_error", async () => {
-		server.enqueue({ text: "ok" });
+		scripted.server.enqueue({ text: "ok" });
 		const assistant: AssistantMessage = {
-			...createAssistantMessage(model),
+			...createAssistantMessage(scripted.model),
 			stopReason: "toolUse",
 			content: [
 				{ type: "toolCall", id: "toolu_1", name: "screenshot", arguments: { page: 1 } },
@@ -55,7 +45,7 @@ describe("anthropic-messages request", () => {
 			],
 		};
 		await request(context);
-		const body = server.requests[0].body;
+		const body = scripted.server.requests[0].body;
 		expect(at(body, "tools")).toEqual([
 			{
 				name: "screenshot",
@@ -96,8 +86,8 @@ describe("anthropic-messages request", () => {
 	});
 
 	it("declares strict tools when the model supports strict mode", async () => {
-		server.enqueue({ text: "ok" });
-		const strictModel: Model = { ...model, compat: { supportsStrictMode: true } };
+		scripted.server.enqueue({ text: "ok" });
+		const strictModel: Model = { ...scripted.model, compat: { supportsStrictMode: true } };
 		const tools = [
 			{
 				name: "read",
@@ -106,8 +96,8 @@ describe("anthropic-messages request", () => {
 				constrainedSampling: { type: "json_schema" as const, strict: "prefer" as const },
 			},
 		];
-		await drain(stream(strictModel, { ...hello, tools }, { apiKey: "k", maxRetries: 0 }));
-		expect(at(server.requests[0].body, "tools", 0)).toMatchObject({
+		await drain(stream(strictModel, { ...HELLO, tools }, { apiKey: "k", maxRetries: 0 }));
+		expect(at(scripted.server.requests[0].body, "tools", 0)).toMatchObject({
 			name: "read",
 			strict: true,
 			input_schema: { required: ["path", "limit"], additionalProperties: false },

@@ -1,6 +1,16 @@
 import { createServer } from "node:http";
 import type { AddressInfo } from "node:net";
-import type { AssistantMessage, AssistantMessageEvent, AssistantMessageEventStream } from "../../src/index.js";
+import { afterEach, beforeEach } from "vitest";
+import {
+	type AssistantMessage,
+	type AssistantMessageEvent,
+	type AssistantMessageEventStream,
+	type Context,
+	type Model,
+	type StreamOptions,
+	stream,
+} from "../../src/index.js";
+import { type ScriptedLlmServer, startScriptedLlmServer } from "../../src/testing/index.js";
 
 /** A 1×1 transparent PNG, base64. */
 export const PIXEL_PNG =
@@ -41,3 +51,38 @@ export function at(value: unknown, ...path: (string | number)[]): unknown {
 	for (const key of path) current = (current as Record<string | number, unknown> | undefined)?.[key];
 	return current;
 }
+
+/**
+ * Starts a scripted LLM server before each test (closed after it) and gives the model that talks to it,
+ * plus `request(context?, options?)`: one streamed request drained to its events and message.
+ */
+export function useScriptedProvider(makeModel: (server: ScriptedLlmServer) => Model, defaults: StreamOptions) {
+	let server: ScriptedLlmServer | undefined;
+	let model: Model | undefined;
+	beforeEach(async () => {
+		server = await startScriptedLlmServer();
+		model = makeModel(server);
+	});
+	afterEach(async () => {
+		await server?.close();
+	});
+	const scripted = {
+		get server(): ScriptedLlmServer {
+			if (!server) throw new Error("the scripted server starts in beforeEach");
+			return server;
+		},
+		get model(): Model {
+			if (!model) throw new Error("the model is made in beforeEach");
+			return model;
+		},
+		request: (context: Context = HELLO, options: StreamOptions = {}) =>
+			drain(stream(scripted.model, context, { ...defaults, ...options })),
+	};
+	return scripted;
+}
+
+/** A short system prompt and one user message. */
+export const HELLO: Context = {
+	systemPrompt: "Be brief.",
+	messages: [{ role: "user", content: "Hello?", timestamp: 1 }],
+};

@@ -1,26 +1,16 @@
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { type Context, createOpenAICompatibleModel, getModel, type Model, stream } from "../../src/index.js";
-import { type ScriptedLlmServer, startScriptedLlmServer } from "../../src/testing/index.js";
-import { closedPortUrl, deltasFor, drain } from "./helpers.js";
+import { describe, expect, it } from "vitest";
+import { createOpenAICompatibleModel, getModel, stream } from "../../src/index.js";
+import { closedPortUrl, deltasFor, drain, HELLO, useScriptedProvider } from "./helpers.js";
 
-let server: ScriptedLlmServer;
-let model: Model;
-
-beforeEach(async () => {
-	server = await startScriptedLlmServer();
-	model = createOpenAICompatibleModel({ baseUrl: server.openaiBaseUrl, id: "test-model" });
-});
-afterEach(async () => {
-	await server.close();
-});
-
-const hello: Context = { systemPrompt: "Be brief.", messages: [{ role: "user", content: "Hello?", timestamp: 1 }] };
-const request = (context: Context = hello, options: Parameters<typeof stream>[2] = {}) =>
-	drain(stream(model, context, { maxRetries: 0, ...options }));
+const scripted = useScriptedProvider(
+	(server) => createOpenAICompatibleModel({ baseUrl: server.openaiBaseUrl, id: "test-model" }),
+	{ maxRetries: 0 },
+);
+const request = scripted.request;
 
 describe("openai-completions provider", () => {
 	it("streams text deltas and sends a streaming request with usage", async () => {
-		server.enqueue({ text: "Hello! How can I help you today?", chunkSize: 6 });
+		scripted.server.enqueue({ text: "Hello! How can I help you today?", chunkSize: 6 });
 		const { events, message } = await request();
 		expect(events[0].type).toBe("start");
 		expect(deltasFor(events, "text_delta", 0).length).toBeGreaterThan(3);
@@ -32,8 +22,8 @@ describe("openai-completions provider", () => {
 			provider: "openai-compatible",
 			model: "test-model",
 		});
-		expect(server.requests[0].path).toBe("/v1/chat/completions");
-		expect(server.requests[0].body).toMatchObject({
+		expect(scripted.server.requests[0].path).toBe("/v1/chat/completions");
+		expect(scripted.server.requests[0].body).toMatchObject({
 			model: "test-model",
 			stream: true,
 			stream_options: { include_usage: true },
@@ -45,7 +35,7 @@ describe("openai-completions provider", () => {
 	});
 
 	it("assembles two parallel tool calls whose arguments arrive in chunks", async () => {
-		server.enqueue({
+		scripted.server.enqueue({
 			chunkSize: 5,
 			toolCalls: [
 				{ id: "call_a", name: "read", arguments: { path: "src/index.ts" } },
@@ -65,20 +55,20 @@ describe("openai-completions provider", () => {
 	});
 
 	it("reports usage, with cached prompt tokens as cacheRead", async () => {
-		server.enqueue({ text: "ok", usage: { input: 100, output: 20, cacheRead: 30 } });
+		scripted.server.enqueue({ text: "ok", usage: { input: 100, output: 20, cacheRead: 30 } });
 		const { message } = await request();
 		expect(message.usage).toMatchObject({ input: 100, output: 20, cacheRead: 30, cacheWrite: 0, totalTokens: 150 });
 	});
 
 	it("maps finish_reason length to stopReason length", async () => {
-		server.enqueue({ text: "The answer is", finishReason: "length" });
+		scripted.server.enqueue({ text: "The answer is", finishReason: "length" });
 		const { events, message } = await request();
 		expect(message.stopReason).toBe("length");
 		expect(events.at(-1)).toMatchObject({ type: "done", reason: "length" });
 	});
 
 	it("turns reasoning_content into a thinking block", async () => {
-		server.enqueue({ thinking: "The user greets me.", text: "Hi!" });
+		scripted.server.enqueue({ thinking: "The user greets me.", text: "Hi!" });
 		const { message } = await request();
 		expect(message.content).toEqual([
 			{ type: "thinking", thinking: "The user greets me." },
@@ -90,18 +80,21 @@ describe("openai-completions provider", () => {
 		[500, "upstream exploded"],
 		[429, "Rate limit reached for requests"],
 	])("ends an HTTP %i with stopReason error and the server's message", async (status, text) => {
-		server.enqueue({ status, message: text });
+		scripted.server.enqueue({ status, message: text });
 		const { events, message } = await request();
 		expect(events).toHaveLength(1);
 		expect(events[0]).toMatchObject({ type: "error", reason: "error" });
 		expect(message.stopReason).toBe("error");
 		expect(message.errorMessage).toContain(text);
 		expect(message.errorMessage).toContain(String(status));
-		expect(server.requests).toHaveLength(1);
+		expect(scripted.server.requests).toHaveLength(1);
 	});
 
 	it("ends an error sent inside the stream with stopReason error and its message", async () => {
-		server.enqueue({ text: "Partial answer", streamError: "The server had an error while processing your request" });
+		scripted.server.enqueue({
+			text: "Partial answer",
+			streamError: "The server had an error while processing your request",
+		});
 		const { message } = await request();
 		expect(message.stopReason).toBe("error");
 		expect(message.errorMessage).toContain("The server had an error while processing your request");
@@ -109,14 +102,17 @@ describe("openai-completions provider", () => {
 	});
 
 	it("retries a 429 when maxRetries allows it", async () => {
-		server.enqueue({ status: 429, message: "slow down", headers: { "retry-after-ms": "1" } }, { text: "second try" });
-		const { message } = await request(hello, { maxRetries: 1 });
+		scripted.server.enqueue(
+			{ status: 429, message: "slow down", headers: { "retry-after-ms": "1" } },
+			{ text: "second try" },
+		);
+		const { message } = await request(HELLO, { maxRetries: 1 });
 		expect(message.content).toEqual([{ type: "text", text: "second try" }]);
-		expect(server.requests).toHaveLength(2);
+		expect(scripted.server.requests).toHaveLength(2);
 	});
 
 	it("reports malformed streamed argument JSON as argumentsError without failing the message", async () => {
-		server.enqueue({
+		scripted.server.enqueue({
 			toolCalls: [
 				{ id: "call_bad", name: "write", arguments: '{"path": "a.txt", "content": "unterminated' },
 				{ id: "call_ok", name: "read", arguments: { path: "b.txt" } },
@@ -132,9 +128,9 @@ describe("openai-completions provider", () => {
 
 	it("ends with stopReason aborted when aborted in the middle of a stream, keeping the partial text", async () => {
 		const text = "This sentence never finishes because the server stalls.";
-		server.enqueue({ text, chunkSize: 4, stallAfterEvents: 4 });
+		scripted.server.enqueue({ text, chunkSize: 4, stallAfterEvents: 4 });
 		const controller = new AbortController();
-		const events = stream(model, hello, { signal: controller.signal, maxRetries: 0 });
+		const events = stream(scripted.model, HELLO, { signal: controller.signal, maxRetries: 0 });
 		const types: string[] = [];
 		for await (const event of events) {
 			types.push(event.type);
@@ -152,13 +148,13 @@ describe("openai-completions provider", () => {
 	it("ends with stopReason aborted when the signal is aborted before the request", async () => {
 		const controller = new AbortController();
 		controller.abort();
-		const { message } = await request(hello, { signal: controller.signal });
+		const { message } = await request(HELLO, { signal: controller.signal });
 		expect(message.stopReason).toBe("aborted");
 	});
 
 	it("ends with stopReason error when the endpoint is unreachable", async () => {
 		const unreachable = createOpenAICompatibleModel({ baseUrl: `${await closedPortUrl()}/v1`, id: "m" });
-		const { message } = await drain(stream(unreachable, hello, { maxRetries: 0 }));
+		const { message } = await drain(stream(unreachable, HELLO, { maxRetries: 0 }));
 		expect(message.stopReason).toBe("error");
 		expect(message.errorMessage).toMatch(/Connection error/);
 	});
@@ -167,7 +163,7 @@ describe("openai-completions provider", () => {
 		const saved = process.env.OPENAI_API_KEY;
 		delete process.env.OPENAI_API_KEY;
 		try {
-			const { message } = await drain(stream(getModel("openai", "gpt-4.1"), hello));
+			const { message } = await drain(stream(getModel("openai", "gpt-4.1"), HELLO));
 			expect(message.stopReason).toBe("error");
 			expect(message.errorMessage).toMatch(/OPENAI_API_KEY/);
 		} finally {

@@ -1,5 +1,5 @@
 import { Type } from "@sinclair/typebox";
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import {
 	type AssistantMessage,
 	type Context,
@@ -10,23 +10,13 @@ import {
 	stream,
 	type Tool,
 } from "../../src/index.js";
-import { type ScriptedLlmServer, startScriptedLlmServer } from "../../src/testing/index.js";
-import { at, drain, PIXEL_PNG } from "./helpers.js";
+import { at, drain, HELLO, PIXEL_PNG, useScriptedProvider } from "./helpers.js";
 
-let server: ScriptedLlmServer;
-let model: Model;
-
-beforeEach(async () => {
-	server = await startScriptedLlmServer();
-	model = createOpenAICompatibleModel({ baseUrl: server.openaiBaseUrl, id: "test-model" });
-});
-afterEach(async () => {
-	await server.close();
-});
-
-const hello: Context = { systemPrompt: "Be brief.", messages: [{ role: "user", content: "Hello?", timestamp: 1 }] };
-const request = (context: Context = hello, options: Parameters<typeof stream>[2] = {}) =>
-	drain(stream(model, context, { maxRetries: 0, ...options }));
+const scripted = useScriptedProvider(
+	(server) => createOpenAICompatibleModel({ baseUrl: server.openaiBaseUrl, id: "test-model" }),
+	{ maxRetries: 0 },
+);
+const request = scripted.request;
 
 describe("openai-completions request", () => {
 	const readTool = (strict?: "prefer" | "require"): Tool => ({
@@ -37,10 +27,14 @@ describe("openai-completions request", () => {
 	});
 
 	it("declares strict tools with the strict schema where the provider supports it", async () => {
-		server.enqueue({ text: "ok" }, { text: "ok" });
-		const openai = createOpenAICompatibleModel({ baseUrl: server.openaiBaseUrl, id: "gpt-test", provider: "openai" });
-		await drain(stream(openai, { ...hello, tools: [readTool("prefer")] }, { apiKey: "sk-test", maxRetries: 0 }));
-		expect(at(server.requests[0].body, "tools", 0)).toEqual({
+		scripted.server.enqueue({ text: "ok" }, { text: "ok" });
+		const openai = createOpenAICompatibleModel({
+			baseUrl: scripted.server.openaiBaseUrl,
+			id: "gpt-test",
+			provider: "openai",
+		});
+		await drain(stream(openai, { ...HELLO, tools: [readTool("prefer")] }, { apiKey: "sk-test", maxRetries: 0 }));
+		expect(at(scripted.server.requests[0].body, "tools", 0)).toEqual({
 			type: "function",
 			function: {
 				name: "read",
@@ -54,20 +48,20 @@ describe("openai-completions request", () => {
 				},
 			},
 		});
-		await request({ ...hello, tools: [readTool("prefer")] });
-		expect(at(server.requests[1].body, "tools", 0, "function", "strict")).toBeUndefined();
-		expect(at(server.requests[1].body, "tools", 0, "function", "parameters", "required")).toEqual(["path"]);
+		await request({ ...HELLO, tools: [readTool("prefer")] });
+		expect(at(scripted.server.requests[1].body, "tools", 0, "function", "strict")).toBeUndefined();
+		expect(at(scripted.server.requests[1].body, "tools", 0, "function", "parameters", "required")).toEqual(["path"]);
 	});
 
 	it('fails the request without sending it when a "require" tool cannot be strict', async () => {
-		const { message } = await request({ ...hello, tools: [readTool("require")] });
+		const { message } = await request({ ...HELLO, tools: [readTool("require")] });
 		expect(message.stopReason).toBe("error");
 		expect(message.errorMessage).toMatch(/Tool "read" requires strict constrained sampling/);
-		expect(server.requests).toHaveLength(0);
+		expect(scripted.server.requests).toHaveLength(0);
 	});
 
 	it("sends images as data URLs and tool-result images in a user message after the tool messages", async () => {
-		server.enqueue({ text: "ok" });
+		scripted.server.enqueue({ text: "ok" });
 		const assistant: AssistantMessage = {
 			role: "assistant",
 			content: [
@@ -116,7 +110,7 @@ describe("openai-completions request", () => {
 			],
 		};
 		await request(context);
-		const messages = at(server.requests[0].body, "messages") as unknown[];
+		const messages = at(scripted.server.requests[0].body, "messages") as unknown[];
 		expect(messages).toEqual([
 			{
 				role: "user",
@@ -146,8 +140,8 @@ describe("openai-completions request", () => {
 	});
 
 	it("answers tool calls that have no result and omits images for text-only models", async () => {
-		server.enqueue({ text: "ok" });
-		const textOnly: Model = { ...model, input: ["text"] };
+		scripted.server.enqueue({ text: "ok" });
+		const textOnly: Model = { ...scripted.model, input: ["text"] };
 		const context: Context = {
 			messages: [
 				{ role: "user", content: [{ type: "image", data: PIXEL_PNG, mimeType: "image/png" }], timestamp: 1 },
@@ -156,7 +150,7 @@ describe("openai-completions request", () => {
 			],
 		};
 		await drain(stream(textOnly, context, { maxRetries: 0 }));
-		const messages = at(server.requests[0].body, "messages") as unknown[];
+		const messages = at(scripted.server.requests[0].body, "messages") as unknown[];
 		expect(messages[0]).toEqual({ role: "user", content: expect.stringContaining("image omitted") });
 		expect(messages[2]).toMatchObject({
 			role: "tool",
@@ -167,23 +161,27 @@ describe("openai-completions request", () => {
 	});
 
 	it("sends maxTokens, temperature and headers", async () => {
-		server.enqueue({ text: "ok" });
-		await request(hello, { maxTokens: 99, temperature: 0.2, headers: { "x-trace": "abc" }, apiKey: "sk-local" });
-		expect(server.requests[0].body).toMatchObject({ max_tokens: 99, temperature: 0.2 });
-		expect(server.requests[0].headers).toMatchObject({ "x-trace": "abc", authorization: "Bearer sk-local" });
+		scripted.server.enqueue({ text: "ok" });
+		await request(HELLO, { maxTokens: 99, temperature: 0.2, headers: { "x-trace": "abc" }, apiKey: "sk-local" });
+		expect(scripted.server.requests[0].body).toMatchObject({ max_tokens: 99, temperature: 0.2 });
+		expect(scripted.server.requests[0].headers).toMatchObject({ "x-trace": "abc", authorization: "Bearer sk-local" });
 	});
 
 	it("sends max_completion_tokens to OpenAI itself, whose reasoning models reject max_tokens", async () => {
-		server.enqueue({ text: "ok" });
-		const openai = createOpenAICompatibleModel({ baseUrl: server.openaiBaseUrl, id: "o4-mini", provider: "openai" });
-		await drain(stream(openai, hello, { maxTokens: 50, apiKey: "sk", maxRetries: 0 }));
-		expect(server.requests[0].body.max_completion_tokens).toBe(50);
-		expect(server.requests[0].body).not.toHaveProperty("max_tokens");
+		scripted.server.enqueue({ text: "ok" });
+		const openai = createOpenAICompatibleModel({
+			baseUrl: scripted.server.openaiBaseUrl,
+			id: "o4-mini",
+			provider: "openai",
+		});
+		await drain(stream(openai, HELLO, { maxTokens: 50, apiKey: "sk", maxRetries: 0 }));
+		expect(scripted.server.requests[0].body.max_completion_tokens).toBe(50);
+		expect(scripted.server.requests[0].body).not.toHaveProperty("max_tokens");
 	});
 });
 
 function orphanCall(): AssistantMessage {
-	const message = createAssistantMessage(model);
+	const message = createAssistantMessage(scripted.model);
 	message.content = [{ type: "toolCall", id: "call_9", name: "read", arguments: { path: "x" } }];
 	message.stopReason = "toolUse";
 	return message;
