@@ -145,6 +145,18 @@ describe("loadout", () => {
 			await session.dispose();
 		}));
 
+	it("rebuilds the system prompt when the active set changes", () =>
+		withTempDir(async (cwd) => {
+			const session = await createAgentSession({ cwd, model: createFauxModel([]) });
+			expect(session.systemPrompt).toContain("- read: ");
+			expect(session.systemPrompt).not.toContain("- grep: ");
+			session.setActiveToolsByName(["read", "grep"]);
+			expect(session.systemPrompt).toContain("- grep: ");
+			expect(session.systemPrompt).not.toContain("- bash: ");
+			expect(session.systemPrompt).toContain(`Current working directory: ${cwd}`);
+			await session.dispose();
+		}));
+
 	it("reports and ignores a throwing prepareLoadout", () =>
 		withTempDir(async (cwd) => {
 			const broken = echoTool("broken", {
