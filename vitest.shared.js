@@ -13,11 +13,11 @@ export function gantryTestConfig(test = {}) {
 		resolve: {
 			alias: [
 				{
-					find: /^@gantry\/(ai|agent|extensions|tools|coding-agent)\/testing$/,
+					find: /^@gantry\/(ai|agent|extensions|tools|coding-agent|mcp|ssh)\/testing$/,
 					replacement: `${root}packages/$1/src/testing/index.ts`,
 				},
 				{
-					find: /^@gantry\/(ai|agent|extensions|tools|coding-agent)$/,
+					find: /^@gantry\/(ai|agent|extensions|tools|coding-agent|mcp|ssh)$/,
 					replacement: `${root}packages/$1/src/index.ts`,
 				},
 			],

@@ -6,8 +6,7 @@
  *
  *     gantry -e examples/extensions/run-tools.ts
  */
-import { defineTool, type ExtensionAPI } from "@gantry/extensions";
-import { Type } from "@sinclair/typebox";
+import { defineTool, type ExtensionAPI, Type } from "@gantry/extensions";
 
 const runToolsParameters = Type.Object({
 	calls: Type.Array(

@@ -5,8 +5,7 @@
  *
  *     gantry -e examples/extensions/word-count.ts "How many words are in README.md?"
  */
-import { defineTool, type ExtensionAPI } from "@gantry/extensions";
-import { type Static, Type } from "@sinclair/typebox";
+import { defineTool, type ExtensionAPI, type Static, Type } from "@gantry/extensions";
 
 const wordCountOutput = Type.Object({
 	words: Type.Integer({ description: "Whitespace-separated words" }),

@@ -4,8 +4,7 @@
  * each one is a nested call that passes validation, the hooks and the permission policy, and is drawn
  * inside the caller's frame.
  */
-import { defineTool, type ExtensionAPI } from "@gantry/extensions";
-import { Type } from "@sinclair/typebox";
+import { defineTool, type ExtensionAPI, Type } from "@gantry/extensions";
 
 const inspectParameters = Type.Object({
 	searches: Type.Optional(

@@ -7,8 +7,10 @@
 // ExtensionToolHost, ExtensionActionHost, ExtensionDiagnostic, ExtensionDiagnosticCode, ExtensionErrorListener,
 // ToolsChangedEvent, ToolsChangedListener, loadExtensions, LoadedExtension, LoadExtensionsOptions,
 // ExtensionError, ExtensionErrorCode, TOOL_NAME_PATTERN, assertValidToolDefinition, createToolInfo,
-// isToolActiveByDefault.
+// isToolActiveByDefault, and TypeBox's Type, Static and TSchema (so extension authors need no TypeBox of
+// their own: one copy, one set of declarations).
 
+export { type Static, type TSchema, Type } from "@sinclair/typebox";
 export { ExtensionError, type ExtensionErrorCode } from "./errors.js";
 export type {
 	ExtensionEventType,

@@ -11,6 +11,7 @@ describe("@gantry/extensions surface", () => {
 			"ExtensionError",
 			"ExtensionRunner",
 			"TOOL_NAME_PATTERN",
+			"Type",
 			"assertValidToolDefinition",
 			"createToolDefinitionFromAgentTool",
 			"createToolInfo",
