@@ -8,7 +8,7 @@ import { join } from "node:path";
 import { performance } from "node:perf_hooks";
 import { fileURLToPath } from "node:url";
 import { promisify } from "node:util";
-import { createBashToolDefinition } from "../dist/bash.js";
+import { createBashToolDefinition } from "../dist/shell/bash.js";
 import { printTable } from "./harness.mjs";
 
 const workDir = fileURLToPath(new URL("../.bench-work/bash/", import.meta.url));

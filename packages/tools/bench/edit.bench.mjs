@@ -3,7 +3,7 @@
 import { mkdir, readFile, stat, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
-import { createEditToolDefinition } from "../dist/edit.js";
+import { createEditToolDefinition } from "../dist/edit/edit.js";
 import { medianMs, printTable } from "./harness.mjs";
 
 const LINE_COUNT = 100_000;

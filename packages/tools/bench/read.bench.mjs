@@ -11,7 +11,7 @@ import { performance } from "node:perf_hooks";
 import { fileURLToPath } from "node:url";
 import { promisify } from "node:util";
 import sharp from "sharp";
-import { createReadToolDefinition } from "../dist/read.js";
+import { createReadToolDefinition } from "../dist/read/read.js";
 import { printTable } from "./harness.mjs";
 
 const LINE_COUNT = 100_000;

@@ -6,9 +6,9 @@ import { readdir } from "node:fs/promises";
 import { performance } from "node:perf_hooks";
 import { fileURLToPath } from "node:url";
 import { promisify } from "node:util";
-import { createFindToolDefinition } from "../dist/find.js";
-import { createGrepToolDefinition } from "../dist/grep.js";
-import { createLsToolDefinition } from "../dist/ls.js";
+import { createFindToolDefinition } from "../dist/find/find.js";
+import { createGrepToolDefinition } from "../dist/grep/grep.js";
+import { createLsToolDefinition } from "../dist/ls/ls.js";
 import { printTable } from "./harness.mjs";
 import { ensureTree } from "./workload.mjs";
 

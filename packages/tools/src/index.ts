@@ -2,32 +2,21 @@
 // createWriteToolDefinition, createGrepToolDefinition, createFindToolDefinition, createLsToolDefinition,
 // createPowerShellToolDefinition, createAllToolDefinitions, createCodingToolDefinitions,
 // createReadOnlyToolDefinitions, each tool's schema / local operations / types, DEFAULT_MAX_LINES,
-// DEFAULT_MAX_BYTES, GREP_MAX_LINE_LENGTH, BASH_UPDATE_THROTTLE_MS, DEFAULT_GREP_LIMIT, truncateHead,
+// DEFAULT_MAX_BYTES, GREP_MAX_LINE_LENGTH, BASH_UPDATE_THROTTLE_MS, truncateHead,
 // truncateTail, truncateLine, formatSize, OutputAccumulator, processImage, processImageBytes, image limits,
 // resolveToolPath, withFileMutationQueue.
+
+export { createEditToolDefinition, localEditOperations } from "./edit/edit.js";
 export {
-	BASH_UPDATE_THROTTLE_MS,
-	type BashOperations,
-	type BashToolDetails,
-	type BashToolInput,
-	type BashToolOptions,
-	bashSchema,
-	createBashToolDefinition,
-	createLocalBashOperations,
-	localBashOperations,
-} from "./bash.js";
-export {
-	createEditToolDefinition,
 	type EditOperations,
 	type EditToolDetails,
 	type EditToolInput,
 	type EditToolOptions,
 	editOutputSchema,
 	editSchema,
-	localEditOperations,
-} from "./edit.js";
+} from "./edit/types.js";
+export { createFindToolDefinition, localFindOperations } from "./find/find.js";
 export {
-	createFindToolDefinition,
 	DEFAULT_FIND_LIMIT,
 	type FindOperations,
 	type FindToolDetails,
@@ -35,10 +24,9 @@ export {
 	type FindToolOptions,
 	findOutputSchema,
 	findSchema,
-	localFindOperations,
-} from "./find.js";
+} from "./find/types.js";
+export { createGrepToolDefinition, localGrepOperations } from "./grep/grep.js";
 export {
-	createGrepToolDefinition,
 	DEFAULT_GREP_LIMIT,
 	type GrepOperations,
 	type GrepToolDetails,
@@ -46,8 +34,7 @@ export {
 	type GrepToolOptions,
 	grepOutputSchema,
 	grepSchema,
-	localGrepOperations,
-} from "./grep.js";
+} from "./grep/types.js";
 export {
 	DEFAULT_IMAGE_MAX_BYTES,
 	DEFAULT_IMAGE_MAX_HEIGHT,
@@ -55,33 +42,21 @@ export {
 	type ImageResizeLimits,
 } from "./image/limits.js";
 export { type ProcessedImage, processImage, processImageBytes } from "./image/process-image.js";
+export { createLsToolDefinition, localLsOperations } from "./ls/ls.js";
 export {
-	createLsToolDefinition,
 	DEFAULT_LS_LIMIT,
 	type LsOperations,
 	type LsToolDetails,
 	type LsToolInput,
 	type LsToolOptions,
-	localLsOperations,
 	lsOutputSchema,
 	lsSchema,
-} from "./ls.js";
+} from "./ls/types.js";
 export { withFileMutationQueue } from "./mutation-queue.js";
 export { OutputAccumulator, type OutputAccumulatorOptions, type OutputSnapshot } from "./output-accumulator.js";
 export { resolveToolPath } from "./paths.js";
+export { createReadToolDefinition, localReadOperations } from "./read/read.js";
 export {
-	createLocalPowerShellOperations,
-	createPowerShellToolDefinition,
-	localPowerShellOperations,
-	type PowerShellOperations,
-	type PowerShellToolDetails,
-	type PowerShellToolInput,
-	type PowerShellToolOptions,
-	powershellSchema,
-} from "./powershell.js";
-export {
-	createReadToolDefinition,
-	localReadOperations,
 	type ReadOperations,
 	type ReadOptionSource,
 	type ReadToolDetails,
@@ -89,7 +64,30 @@ export {
 	type ReadToolOptions,
 	readOutputSchema,
 	readSchema,
-} from "./read.js";
+} from "./read/types.js";
+export {
+	BASH_UPDATE_THROTTLE_MS,
+	createBashToolDefinition,
+	createLocalBashOperations,
+	localBashOperations,
+} from "./shell/bash.js";
+export {
+	createLocalPowerShellOperations,
+	createPowerShellToolDefinition,
+	localPowerShellOperations,
+} from "./shell/powershell.js";
+export {
+	type BashOperations,
+	type BashToolDetails,
+	type BashToolInput,
+	type BashToolOptions,
+	bashSchema,
+	type PowerShellOperations,
+	type PowerShellToolDetails,
+	type PowerShellToolInput,
+	type PowerShellToolOptions,
+	powershellSchema,
+} from "./shell/types.js";
 export {
 	type AllToolsOptions,
 	type BuiltinToolName,
@@ -109,12 +107,11 @@ export {
 	truncateTail,
 } from "./truncate.js";
 export {
-	createWriteToolDefinition,
-	localWriteOperations,
 	type WriteOperations,
 	type WriteToolDetails,
 	type WriteToolInput,
 	type WriteToolOptions,
 	writeOutputSchema,
 	writeSchema,
-} from "./write.js";
+} from "./write/types.js";
+export { createWriteToolDefinition, localWriteOperations } from "./write/write.js";

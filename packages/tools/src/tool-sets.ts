@@ -1,13 +1,20 @@
 import type { Model } from "@gantry/ai";
 import type { ToolDefinition } from "@gantry/extensions";
-import { type BashToolOptions, createBashToolDefinition } from "./bash.js";
-import { createEditToolDefinition, type EditToolOptions } from "./edit.js";
-import { createFindToolDefinition, type FindToolOptions } from "./find.js";
-import { createGrepToolDefinition, type GrepToolOptions } from "./grep.js";
-import { createLsToolDefinition, type LsToolOptions } from "./ls.js";
-import { createPowerShellToolDefinition, type PowerShellToolOptions } from "./powershell.js";
-import { createReadToolDefinition, type ReadOptionSource, type ReadToolOptions } from "./read.js";
-import { createWriteToolDefinition, type WriteToolOptions } from "./write.js";
+import { createEditToolDefinition } from "./edit/edit.js";
+import type { EditToolOptions } from "./edit/types.js";
+import { createFindToolDefinition } from "./find/find.js";
+import type { FindToolOptions } from "./find/types.js";
+import { createGrepToolDefinition } from "./grep/grep.js";
+import type { GrepToolOptions } from "./grep/types.js";
+import { createLsToolDefinition } from "./ls/ls.js";
+import type { LsToolOptions } from "./ls/types.js";
+import { createReadToolDefinition } from "./read/read.js";
+import type { ReadOptionSource, ReadToolOptions } from "./read/types.js";
+import { createBashToolDefinition } from "./shell/bash.js";
+import { createPowerShellToolDefinition } from "./shell/powershell.js";
+import type { BashToolOptions, PowerShellToolOptions } from "./shell/types.js";
+import type { WriteToolOptions } from "./write/types.js";
+import { createWriteToolDefinition } from "./write/write.js";
 
 export type BuiltinToolName = "read" | "bash" | "edit" | "write" | "grep" | "find" | "ls" | "powershell";
 

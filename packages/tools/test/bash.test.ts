@@ -8,14 +8,9 @@ import type { AgentToolResult } from "@gantry/agent";
 import { type ExtensionToolContext, plainTheme } from "@gantry/extensions";
 import { Value } from "@sinclair/typebox/value";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import {
-	BASH_UPDATE_THROTTLE_MS,
-	type BashOperations,
-	type BashToolDetails,
-	type BashToolInput,
-	createBashToolDefinition,
-} from "../src/bash.js";
+import { BASH_UPDATE_THROTTLE_MS, createBashToolDefinition } from "../src/shell/bash.js";
 import { shellOutputSchema } from "../src/shell/shell-tool.js";
+import type { BashOperations, BashToolDetails, BashToolInput } from "../src/shell/types.js";
 import { DEFAULT_MAX_BYTES } from "../src/truncate.js";
 
 const execFileAsync = promisify(execFile);

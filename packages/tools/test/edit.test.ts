@@ -5,8 +5,9 @@ import { wrapToolDefinition } from "@gantry/extensions";
 import { Value } from "@sinclair/typebox/value";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { writeFileAtomic } from "../src/atomic-write.js";
-import { createEditToolDefinition, type EditOperations, editSchema, localEditOperations } from "../src/edit.js";
-import { createWriteToolDefinition } from "../src/write.js";
+import { createEditToolDefinition, localEditOperations } from "../src/edit/edit.js";
+import { type EditOperations, editSchema } from "../src/edit/types.js";
+import { createWriteToolDefinition } from "../src/write/write.js";
 
 let folder: string;
 

@@ -1,12 +1,8 @@
 import { join } from "node:path";
 import { plainTheme } from "@gantry/extensions";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import {
-	createFindToolDefinition,
-	type FindToolInput,
-	type FindToolOptions,
-	localFindOperations,
-} from "../src/find.js";
+import { createFindToolDefinition, localFindOperations } from "../src/find/find.js";
+import type { FindToolInput, FindToolOptions } from "../src/find/types.js";
 import { makeTempFolder, writeSearchFixture, writeTree } from "./search/fixture.js";
 
 type Result = Awaited<ReturnType<ReturnType<typeof createFindToolDefinition>["execute"]>>;

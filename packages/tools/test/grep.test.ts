@@ -2,12 +2,8 @@ import { chmod, readFile } from "node:fs/promises";
 import { delimiter, join } from "node:path";
 import { plainTheme } from "@gantry/extensions";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import {
-	createGrepToolDefinition,
-	type GrepToolDetails,
-	type GrepToolInput,
-	type GrepToolOptions,
-} from "../src/grep.js";
+import { createGrepToolDefinition } from "../src/grep/grep.js";
+import type { GrepToolDetails, GrepToolInput, GrepToolOptions } from "../src/grep/types.js";
 import { ripgrepAvailable } from "./grep/ripgrep-available.js";
 import { makeTempFolder, writeSearchFixture, writeTree } from "./search/fixture.js";
 
@@ -305,7 +301,7 @@ describe("grep errors and engine choice", () => {
 	});
 
 	it("auto uses the built-in engine over custom operations", async () => {
-		const { localGrepOperations } = await import("../src/grep.js");
+		const { localGrepOperations } = await import("../src/grep/grep.js");
 		const opened: string[] = [];
 		const result = await grep(
 			root,
@@ -389,7 +385,7 @@ describe("grep errors and engine choice", () => {
 
 describe("grep abort during a search", () => {
 	it("stops the built-in engine with Operation aborted", async () => {
-		const { localGrepOperations } = await import("../src/grep.js");
+		const { localGrepOperations } = await import("../src/grep/grep.js");
 		const slowOpen = async (path: string) => {
 			await new Promise((resolve) => setTimeout(resolve, 5));
 			return localGrepOperations.open(path);

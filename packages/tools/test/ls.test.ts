@@ -2,7 +2,8 @@ import { mkdir, symlink } from "node:fs/promises";
 import { join } from "node:path";
 import { plainTheme } from "@gantry/extensions";
 import { afterEach, describe, expect, it } from "vitest";
-import { createLsToolDefinition, type LsToolInput, type LsToolOptions, localLsOperations } from "../src/ls.js";
+import { createLsToolDefinition, localLsOperations } from "../src/ls/ls.js";
+import type { LsToolInput, LsToolOptions } from "../src/ls/types.js";
 import { makeTempFolder, writeTree } from "./search/fixture.js";
 
 type Result = Awaited<ReturnType<ReturnType<typeof createLsToolDefinition>["execute"]>>;

@@ -7,7 +7,8 @@ import { promisify } from "node:util";
 import type { AgentToolResult } from "@gantry/agent";
 import type { ExtensionToolContext } from "@gantry/extensions";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { createPowerShellToolDefinition, type PowerShellToolInput } from "../src/powershell.js";
+import { createPowerShellToolDefinition } from "../src/shell/powershell.js";
+import type { PowerShellToolInput } from "../src/shell/types.js";
 
 const execFileAsync = promisify(execFile);
 const noContext = undefined as unknown as ExtensionToolContext;

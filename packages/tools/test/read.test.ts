@@ -3,14 +3,8 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { plainTheme } from "@gantry/extensions";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import {
-	createReadToolDefinition,
-	localReadOperations,
-	type ReadOperations,
-	type ReadToolInput,
-	type ReadToolOptions,
-	readOutputSchema,
-} from "../src/read.js";
+import { createReadToolDefinition, localReadOperations } from "../src/read/read.js";
+import { type ReadOperations, type ReadToolInput, type ReadToolOptions, readOutputSchema } from "../src/read/types.js";
 import { DEFAULT_MAX_BYTES } from "../src/truncate.js";
 import { readIn, text } from "./read/read-helpers.js";
 

@@ -3,7 +3,8 @@ import { homedir, tmpdir } from "node:os";
 import { dirname, join, relative } from "node:path";
 import { plainTheme, wrapToolDefinition } from "@gantry/extensions";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { createWriteToolDefinition, localWriteOperations, type WriteOperations } from "../src/write.js";
+import type { WriteOperations } from "../src/write/types.js";
+import { createWriteToolDefinition, localWriteOperations } from "../src/write/write.js";
 
 let folder: string;
 

@@ -1,7 +1,7 @@
 import type { AgentToolResult } from "@gantry/agent";
 import type { Theme } from "@gantry/extensions";
-import type { GrepToolDetails, GrepToolInput } from "../grep.js";
 import { renderListing } from "../search/render-listing.js";
+import type { GrepToolDetails, GrepToolInput } from "./types.js";
 
 const PREVIEW_LINES = 8;
 const PREVIEW_WIDTH = 160;

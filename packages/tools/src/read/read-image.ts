@@ -3,9 +3,9 @@ import type { Model } from "@gantry/ai";
 import type { ImageResizeLimits } from "../image/limits.js";
 import { probeImage } from "../image/probe-image.js";
 import { processImageBytes } from "../image/process-image.js";
-import type { ReadFileHandle, ReadToolDetails } from "../read.js";
 import { formatSize } from "../truncate.js";
 import { throwIfAborted } from "./line-page.js";
+import type { ReadFileHandle, ReadToolDetails } from "./types.js";
 
 /** Image files bigger than this are not loaded. */
 export const MAX_IMAGE_FILE_BYTES = 100 * 1024 * 1024;

@@ -1,7 +1,7 @@
 import type { AgentToolResult } from "@gantry/agent";
-import type { ReadFileHandle, ReadToolDetails, ReadTruncation } from "../read.js";
 import { readLinePage } from "./line-page.js";
 import { longLineMessage, pageNotice, type ReadTruncatedBy } from "./notice.js";
+import type { ReadFileHandle, ReadToolDetails, ReadTruncation } from "./types.js";
 
 /** Files up to this size are read to the end so that notices can give the line count. */
 export const COUNT_LINES_UP_TO = 4 * 1024 * 1024;

@@ -1,6 +1,6 @@
 import type { AgentToolResult } from "@gantry/agent";
 import type { Theme } from "@gantry/extensions";
-import type { ReadToolDetails, ReadToolInput } from "../read.js";
+import type { ReadToolDetails, ReadToolInput } from "./types.js";
 
 const PREVIEW_LINES = 10;
 const PREVIEW_WIDTH = 200;

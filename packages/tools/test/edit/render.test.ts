@@ -3,8 +3,8 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { plainTheme, type Theme, wrapToolDefinition } from "@gantry/extensions";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { createEditToolDefinition } from "../../src/edit/edit.js";
 import { renderDiffResult, renderErrorResult, resultText } from "../../src/edit/render.js";
-import { createEditToolDefinition } from "../../src/edit.js";
 
 let folder: string;
 

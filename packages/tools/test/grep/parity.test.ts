@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createGrepToolDefinition, type GrepToolInput } from "../../src/grep.js";
+import { createGrepToolDefinition } from "../../src/grep/grep.js";
+import type { GrepToolInput } from "../../src/grep/types.js";
 import { makeTempFolder, writeSearchFixture, writeTree } from "../search/fixture.js";
 import { ripgrepAvailable } from "./ripgrep-available.js";
 

@@ -3,13 +3,13 @@ import type { AgentToolResult } from "@gantry/agent";
 import type { ExtensionToolContext } from "@gantry/extensions";
 import { Value } from "@sinclair/typebox/value";
 import { expect } from "vitest";
+import { createReadToolDefinition } from "../../src/read/read.js";
 import {
-	createReadToolDefinition,
 	type ReadToolDetails,
 	type ReadToolInput,
 	type ReadToolOptions,
 	readOutputSchema,
-} from "../../src/read.js";
+} from "../../src/read/types.js";
 
 /** Runs `read` created for `folder`; every successful result must match the output schema. */
 export async function readIn(

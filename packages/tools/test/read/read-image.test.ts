@@ -4,7 +4,7 @@ import { join } from "node:path";
 import type { Model } from "@gantry/ai";
 import sharp from "sharp";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import type { ReadToolInput, ReadToolOptions } from "../../src/read.js";
+import type { ReadToolInput, ReadToolOptions } from "../../src/read/types.js";
 import { encodeBmp, gradientPng } from "../image/fixtures.js";
 import { readIn, text } from "./read-helpers.js";
 

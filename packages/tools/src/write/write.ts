@@ -1,57 +1,17 @@
 import { mkdir, stat } from "node:fs/promises";
 import { dirname } from "node:path";
 import { defineTool, type ToolDefinition } from "@gantry/extensions";
-import { type Static, Type } from "@sinclair/typebox";
-import { writeFileAtomic } from "./atomic-write.js";
-import { renderErrorResult, resultText } from "./edit/render.js";
-import { withFileMutationQueue } from "./mutation-queue.js";
-import { resolveToolPath } from "./paths.js";
-
-export const writeSchema = Type.Object(
-	{
-		path: Type.String({
-			description: "File to write: relative to the working folder, absolute, or starting with ~.",
-		}),
-		content: Type.String({ description: "The complete new content of the file." }),
-	},
-	{ additionalProperties: false },
-);
-
-export type WriteToolInput = Static<typeof writeSchema>;
-
-export const writeOutputSchema = Type.Object(
-	{
-		path: Type.String({ description: "Absolute path of the written file." }),
-		bytes: Type.Integer({ description: "Size of the file in bytes (UTF-8)." }),
-		created: Type.Boolean({ description: "true when the file did not exist before." }),
-	},
-	{ additionalProperties: false },
-);
-
-/** What the UI gets in `details` of a successful write. */
-export interface WriteToolDetails {
-	/** Absolute path of the written file. */
-	path: string;
-	/** Bytes written (the UTF-8 size of `content`). */
-	bytes: number;
-	/** true when the file did not exist before, false when it was overwritten. */
-	created: boolean;
-}
-
-/** What is at a path, as far as write cares. */
-export interface WriteTargetInfo {
-	isDirectory: boolean;
-}
-
-/** All the file I/O of the write tool; replace it to write files somewhere else (a container, a remote host). */
-export interface WriteOperations {
-	/** Creates a folder and its missing parents; resolves when it exists already. May reject (e.g. a parent is a file). */
-	mkdir(path: string): Promise<void>;
-	/** Writes the file so that a crash never leaves it half written; an existing file keeps its permissions. May reject. */
-	writeFileAtomic(path: string, data: Uint8Array): Promise<void>;
-	/** What is at `path`, or `undefined` when nothing is. Rejects only for unexpected errors. */
-	stat(path: string): Promise<WriteTargetInfo | undefined>;
-}
+import { writeFileAtomic } from "../atomic-write.js";
+import { renderErrorResult, resultText } from "../edit/render.js";
+import { withFileMutationQueue } from "../mutation-queue.js";
+import { resolveToolPath } from "../paths.js";
+import {
+	type WriteOperations,
+	type WriteToolDetails,
+	type WriteToolOptions,
+	writeOutputSchema,
+	writeSchema,
+} from "./types.js";
 
 function errorCode(error: unknown): string | undefined {
 	return typeof error === "object" && error !== null && "code" in error ? String(error.code) : undefined;
@@ -73,11 +33,6 @@ export const localWriteOperations: WriteOperations = {
 		}
 	},
 };
-
-export interface WriteToolOptions {
-	/** Where the file I/O goes. Default `localWriteOperations`. */
-	operations?: WriteOperations;
-}
 
 function describeWriteError(error: unknown, displayPath: string): Error {
 	const reason = error instanceof Error ? error.message : String(errorCode(error) ?? error);

@@ -1,71 +1,21 @@
 import { constants } from "node:fs";
 import { access, readFile } from "node:fs/promises";
 import { defineTool, type ToolDefinition } from "@gantry/extensions";
-import { type Static, Type } from "@sinclair/typebox";
-import { writeFileAtomic } from "./atomic-write.js";
-import { applyChanges, normalizeEdits, planEdits } from "./edit/apply.js";
-import { prepareEditArguments } from "./edit/arguments.js";
-import { unifiedDiff } from "./edit/diff.js";
-import { renderDiffResult, renderErrorResult, resultText } from "./edit/render.js";
-import { decodeTextFile, type TextFile } from "./edit/text-file.js";
-import { withFileMutationQueue } from "./mutation-queue.js";
-import { resolveToolPath } from "./paths.js";
-
-const editItemSchema = Type.Object(
-	{
-		oldText: Type.String({
-			description:
-				"Exact text to replace, copied from the file with its whitespace and indentation. Must occur exactly once in the file.",
-		}),
-		newText: Type.String({ description: "The text that takes the place of oldText." }),
-	},
-	{ additionalProperties: false },
-);
-
-export const editSchema = Type.Object(
-	{
-		path: Type.String({
-			description: "File to edit: relative to the working folder, absolute, or starting with ~.",
-		}),
-		edits: Type.Array(editItemSchema, {
-			description:
-				"One or more replacements. Each is matched against the file as it was before this call (not after the other edits), and they must not overlap.",
-		}),
-	},
-	{ additionalProperties: false },
-);
-
-export type EditToolInput = Static<typeof editSchema>;
-
-export const editOutputSchema = Type.Object(
-	{
-		path: Type.String({ description: "Absolute path of the edited file." }),
-		editsApplied: Type.Integer({ description: "How many replacements were made." }),
-		firstChangedLine: Type.Integer({ description: "1-based line of the first change in the new file." }),
-	},
-	{ additionalProperties: false },
-);
-
-/** What the UI gets in `details` of a successful edit. */
-export interface EditToolDetails {
-	/** Unified diff of the change, with `@@ -a,b +c,d @@` line numbers and 3 lines of context. */
-	diff: string;
-	/** 1-based line, in the new file, of the first added or removed line. */
-	firstChangedLine: number;
-}
-
-/** All the file I/O of the edit tool; replace it to edit files somewhere else (a container, a remote host). */
-export interface EditOperations {
-	/**
-	 * Resolves when the file exists and may be read and written. Rejects with an error whose `code`
-	 * is `ENOENT` when it is missing, `EACCES` when it may not be changed.
-	 */
-	access(path: string): Promise<void>;
-	/** The whole file. Rejects with `code` `EISDIR` for a folder, `ENOENT` when missing. */
-	readFile(path: string): Promise<Uint8Array>;
-	/** Replaces the file so that a crash never leaves it half written; keeps its permissions. May reject. */
-	writeFileAtomic(path: string, data: Uint8Array): Promise<void>;
-}
+import { writeFileAtomic } from "../atomic-write.js";
+import { withFileMutationQueue } from "../mutation-queue.js";
+import { resolveToolPath } from "../paths.js";
+import { applyChanges, normalizeEdits, planEdits } from "./apply.js";
+import { prepareEditArguments } from "./arguments.js";
+import { unifiedDiff } from "./diff.js";
+import { renderDiffResult, renderErrorResult, resultText } from "./render.js";
+import { decodeTextFile, type TextFile } from "./text-file.js";
+import {
+	type EditOperations,
+	type EditToolDetails,
+	type EditToolOptions,
+	editOutputSchema,
+	editSchema,
+} from "./types.js";
 
 /** The local file system, with writes through `writeFileAtomic` (temporary file + rename). */
 export const localEditOperations: EditOperations = {
@@ -73,11 +23,6 @@ export const localEditOperations: EditOperations = {
 	readFile: (path) => readFile(path),
 	writeFileAtomic: (path, data) => writeFileAtomic(path, data),
 };
-
-export interface EditToolOptions {
-	/** Where the file I/O goes. Default `localEditOperations`. */
-	operations?: EditOperations;
-}
 
 function errorCode(error: unknown): string | undefined {
 	return typeof error === "object" && error !== null && "code" in error ? String(error.code) : undefined;

@@ -1,26 +1,14 @@
 import type { ToolDefinition } from "@gantry/extensions";
-import type { Static } from "@sinclair/typebox";
-import { findExecutable } from "./shell/find-executable.js";
-import type { ShellToolDetails } from "./shell/run-shell-command.js";
+import { DEFAULT_MAX_BYTES, DEFAULT_MAX_LINES, formatSize } from "../truncate.js";
+import { findExecutable } from "./find-executable.js";
+import { createLocalShellOperations, type LocalShellOperationsOptions } from "./shell-operations.js";
+import { createShellToolDefinition } from "./shell-tool.js";
 import {
-	createLocalShellOperations,
-	type LocalShellOperationsOptions,
-	type ShellOperations,
-} from "./shell/shell-operations.js";
-import { createShellSchema, createShellToolDefinition } from "./shell/shell-tool.js";
-import { DEFAULT_MAX_BYTES, DEFAULT_MAX_LINES, formatSize } from "./truncate.js";
-
-export const powershellSchema = createShellSchema(
-	"PowerShell command to run (pwsh -Command), e.g. `Get-ChildItem -Recurse -Filter *.ts | Select-Object -First 20`.",
-);
-
-export type PowerShellToolInput = Static<typeof powershellSchema>;
-
-/** `details` of a powershell result: exit code, signal, truncation, full-output file, wall time. */
-export type PowerShellToolDetails = ShellToolDetails;
-
-/** All I/O of the powershell tool: `exec(command, cwd, { onData, signal, timeout, env })`. */
-export type PowerShellOperations = ShellOperations;
+	type PowerShellOperations,
+	type PowerShellToolDetails,
+	type PowerShellToolOptions,
+	powershellSchema,
+} from "./types.js";
 
 const POWERSHELL_ARGUMENTS = ["-NoProfile", "-NonInteractive", "-Command"];
 
@@ -42,15 +30,6 @@ export function createLocalPowerShellOperations(options: LocalShellOperationsOpt
 
 /** The default `PowerShellOperations`: local `pwsh`. */
 export const localPowerShellOperations: PowerShellOperations = createLocalPowerShellOperations();
-
-export interface PowerShellToolOptions {
-	/** Where commands run. Default `localPowerShellOperations`. */
-	operations?: PowerShellOperations;
-	/** Environment variables set on top of the inherited environment for every command. Default none. */
-	env?: Record<string, string>;
-	/** Existing folder for full-output files of truncated output. Default `os.tmpdir()`. */
-	tempDir?: string;
-}
 
 /**
  * The `powershell` tool: bash's machinery (process tree, merged output, truncation, full-output file,

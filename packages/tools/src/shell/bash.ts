@@ -1,25 +1,10 @@
 import type { ToolDefinition } from "@gantry/extensions";
-import type { Static } from "@sinclair/typebox";
-import type { ShellToolDetails } from "./shell/run-shell-command.js";
-import {
-	createLocalShellOperations,
-	type LocalShellOperationsOptions,
-	type ShellOperations,
-} from "./shell/shell-operations.js";
-import { createShellSchema, createShellToolDefinition } from "./shell/shell-tool.js";
-import { DEFAULT_MAX_BYTES, DEFAULT_MAX_LINES, formatSize } from "./truncate.js";
+import { DEFAULT_MAX_BYTES, DEFAULT_MAX_LINES, formatSize } from "../truncate.js";
+import { createLocalShellOperations, type LocalShellOperationsOptions } from "./shell-operations.js";
+import { createShellToolDefinition } from "./shell-tool.js";
+import { type BashOperations, type BashToolDetails, type BashToolOptions, bashSchema } from "./types.js";
 
-export { BASH_UPDATE_THROTTLE_MS } from "./shell/run-shell-command.js";
-
-export const bashSchema = createShellSchema("Bash command to run (bash -c), e.g. `npm test 2>&1 | tail -50`.");
-
-export type BashToolInput = Static<typeof bashSchema>;
-
-/** `details` of a bash result: exit code, signal, truncation, full-output file, wall time. */
-export type BashToolDetails = ShellToolDetails;
-
-/** All I/O of the bash tool: `exec(command, cwd, { onData, signal, timeout, env })`. */
-export type BashOperations = ShellOperations;
+export { BASH_UPDATE_THROTTLE_MS } from "./run-shell-command.js";
 
 /**
  * Runs commands locally with `bash -c <command>` (the `bash` on PATH, or `shell`), each in its own
@@ -37,15 +22,6 @@ export function createLocalBashOperations(
 
 /** The default `BashOperations`: local `bash -c`. */
 export const localBashOperations: BashOperations = createLocalBashOperations();
-
-export interface BashToolOptions {
-	/** Where commands run. Default `localBashOperations`. */
-	operations?: BashOperations;
-	/** Environment variables set on top of the inherited environment for every command. Default none. */
-	env?: Record<string, string>;
-	/** Existing folder for full-output files of truncated output. Default `os.tmpdir()`. */
-	tempDir?: string;
-}
 
 /**
  * The `bash` tool: runs a command with `bash -c` in `cwd`; stdout and stderr merged in arrival order; the

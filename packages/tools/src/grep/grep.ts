@@ -1,84 +1,23 @@
 import { defineTool, type ToolDefinition } from "@gantry/extensions";
-import { type Static, Type } from "@sinclair/typebox";
-import { type BuiltinEngineOperations, runBuiltinEngine } from "./grep/builtin-engine.js";
-import type { GrepEngineName, GrepEngineRequest, GrepEngineResult } from "./grep/engine.js";
-import { formatGrep, type GrepMatch } from "./grep/format.js";
-import { renderGrepCall, renderGrepResult } from "./grep/render.js";
-import { RipgrepRejectedError, runRipgrepEngine } from "./grep/ripgrep-engine.js";
-import { findRipgrep, RipgrepUnavailableError } from "./grep/ripgrep-process.js";
-import { resolveToolPath } from "./paths.js";
-import { throwIfAborted } from "./search/abort.js";
-import { localExists, localOpen, localReaddir, localReadText, localStat } from "./search/local-fs.js";
-import { describeTruncation, type OutputTruncation, outputCutNotice } from "./search/output-cut.js";
-import { DEFAULT_MAX_BYTES, formatSize, GREP_MAX_LINE_LENGTH, truncateHead } from "./truncate.js";
-
-/** Matches returned when the call gives no `limit`. */
-export const DEFAULT_GREP_LIMIT = 100;
-
-export const grepSchema = Type.Object(
-	{
-		pattern: Type.String({
-			description: "Regular expression to search for (ripgrep / JavaScript syntax), or plain text with literal: true.",
-		}),
-		path: Type.Optional(
-			Type.String({
-				description: "Folder or file to search, relative to the working folder. Default: the working folder.",
-			}),
-		),
-		glob: Type.Optional(
-			Type.String({
-				description:
-					"Only search files matching this glob: `*.ts` matches file names at any depth, `src/**/*.{ts,tsx}` paths " +
-					"under the searched folder; a leading `!` excludes instead.",
-			}),
-		),
-		ignoreCase: Type.Optional(Type.Boolean({ description: "Match regardless of case. Default false." })),
-		literal: Type.Optional(
-			Type.Boolean({ description: "Treat pattern as plain text, not a regular expression. Default false." }),
-		),
-		context: Type.Optional(
-			Type.Integer({ minimum: 0, description: "Lines of context to show before and after each match. Default 0." }),
-		),
-		limit: Type.Optional(
-			Type.Integer({ minimum: 1, description: `Most matching lines to return. Default ${DEFAULT_GREP_LIMIT}.` }),
-		),
-	},
-	{ additionalProperties: false },
-);
-
-export type GrepToolInput = Static<typeof grepSchema>;
-
-/** `structuredContent` of a successful grep. */
-export const grepOutputSchema = Type.Object({
-	matches: Type.Array(
-		Type.Object({
-			path: Type.String({ description: "Relative to the searched folder, `/` separators; a single file's name." }),
-			line: Type.Integer({ description: "1-indexed line number." }),
-			text: Type.String({ description: `The line, cut at ${GREP_MAX_LINE_LENGTH} characters.` }),
-		}),
-	),
-	truncated: Type.Boolean({ description: "More matches exist than returned (limit or output size)." }),
-});
-
-/** What the UI gets in `details`. */
-export interface GrepToolDetails {
-	/** The engine that produced the result. */
-	engine: GrepEngineName;
-	/** Matching lines returned. */
-	matchCount: number;
-	/** The limit, when more matches exist than it let through. */
-	matchLimitReached?: number;
-	/** Some lines were cut at `GREP_MAX_LINE_LENGTH` characters. */
-	linesTruncated?: boolean;
-	/** Set when the output was cut to `DEFAULT_MAX_BYTES`. */
-	truncation?: OutputTruncation;
-}
-
-/** All I/O of the grep tool's built-in engine (the ripgrep engine runs `rg` on the local disk). */
-export interface GrepOperations extends BuiltinEngineOperations {
-	/** What is at `path`, links followed: a file, a folder, something else, or undefined for nothing. May throw. */
-	stat(path: string): Promise<"file" | "directory" | "other" | undefined>;
-}
+import { resolveToolPath } from "../paths.js";
+import { throwIfAborted } from "../search/abort.js";
+import { localExists, localOpen, localReaddir, localReadText, localStat } from "../search/local-fs.js";
+import { describeTruncation, outputCutNotice } from "../search/output-cut.js";
+import { DEFAULT_MAX_BYTES, formatSize, GREP_MAX_LINE_LENGTH, truncateHead } from "../truncate.js";
+import { runBuiltinEngine } from "./builtin-engine.js";
+import type { GrepEngineName, GrepEngineRequest, GrepEngineResult } from "./engine.js";
+import { formatGrep, type GrepMatch } from "./format.js";
+import { renderGrepCall, renderGrepResult } from "./render.js";
+import { RipgrepRejectedError, runRipgrepEngine } from "./ripgrep-engine.js";
+import { findRipgrep, RipgrepUnavailableError } from "./ripgrep-process.js";
+import {
+	DEFAULT_GREP_LIMIT,
+	type GrepOperations,
+	type GrepToolDetails,
+	type GrepToolOptions,
+	grepOutputSchema,
+	grepSchema,
+} from "./types.js";
 
 /** The local file system. */
 export const localGrepOperations: GrepOperations = {
@@ -92,21 +31,6 @@ export const localGrepOperations: GrepOperations = {
 	exists: localExists,
 	open: localOpen,
 };
-
-export interface GrepToolOptions {
-	/**
-	 * Where the built-in engine's I/O goes. Default `localGrepOperations`. Passing operations makes
-	 * `"auto"` pick the built-in engine, since rg can only search the local disk.
-	 */
-	operations?: GrepOperations;
-	/**
-	 * Which engine searches. `"auto"` (default): ripgrep when `rg` is on PATH (looked up once per PATH
-	 * value), else the built-in one; a pattern rg's syntax rejects (look-around, back-references), or an
-	 * rg that does not start, falls back to the built-in engine. `"builtin"`: always the TypeScript engine. `"ripgrep"`: always rg; a
-	 * call fails with a clear error when rg is missing or rejects the pattern. Both give identical output.
-	 */
-	engine?: "auto" | GrepEngineName;
-}
 
 function optionalInteger(name: string, value: unknown, minimum: number): number | undefined {
 	if (value === undefined || value === null) return undefined;

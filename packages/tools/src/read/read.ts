@@ -1,0 +1,152 @@
+import { close, open, read } from "node:fs";
+import { stat } from "node:fs/promises";
+import type { AgentToolResult } from "@gantry/agent";
+import { defineTool, type ExtensionToolContext, type ToolDefinition } from "@gantry/extensions";
+import { detectImageFormat } from "../image/detect.js";
+import { resolveToolPath } from "../paths.js";
+import { DEFAULT_MAX_BYTES, DEFAULT_MAX_LINES, formatSize } from "../truncate.js";
+import { BINARY_SNIFF_BYTES, looksBinary } from "./binary.js";
+import { throwIfAborted } from "./line-page.js";
+import { readImageFile } from "./read-image.js";
+import { readTextFile } from "./read-text.js";
+import { renderReadCall, renderReadResult } from "./render.js";
+import {
+	type ReadFileHandle,
+	type ReadOperations,
+	type ReadOptionSource,
+	type ReadToolDetails,
+	type ReadToolOptions,
+	readOutputSchema,
+	readSchema,
+} from "./types.js";
+
+/** Reads the local file system. */
+export const localReadOperations: ReadOperations = {
+	async stat(path) {
+		try {
+			const stats = await stat(path);
+			return { kind: stats.isFile() ? "file" : stats.isDirectory() ? "directory" : "other", size: stats.size };
+		} catch (error) {
+			const code = (error as NodeJS.ErrnoException).code;
+			if (code === "ENOENT" || code === "ENOTDIR") return undefined;
+			throw error;
+		}
+	},
+	async open(path) {
+		// Plain callbacks: for many small chunk reads they cost far less than FileHandle's promises.
+		const descriptor = await new Promise<number>((resolve, reject) =>
+			open(path, "r", (error, fd) => (error ? reject(error) : resolve(fd))),
+		);
+		return {
+			read: (buffer, offset, length, position) =>
+				new Promise<number>((resolve, reject) =>
+					read(descriptor, buffer, offset, length, position, (error, bytesRead) =>
+						error ? reject(error) : resolve(bytesRead),
+					),
+				),
+			close: () =>
+				new Promise<void>((resolve, reject) => close(descriptor, (error) => (error ? reject(error) : resolve()))),
+		};
+	},
+};
+
+function currentValue<T>(source: ReadOptionSource<T> | undefined): T | undefined {
+	return typeof source === "function" ? (source as () => T | undefined)() : source;
+}
+
+function checkLineNumber(name: string, value: unknown): number | undefined {
+	if (value === undefined || value === null) return undefined;
+	if (typeof value !== "number" || !Number.isInteger(value) || value < 1)
+		throw new Error(`${name} must be a whole number of 1 or more (got ${JSON.stringify(value)}).`);
+	return value;
+}
+
+function describeOpenError(path: string, error: unknown): Error {
+	const code = (error as NodeJS.ErrnoException).code;
+	if (code === "EACCES" || code === "EPERM") return new Error(`Cannot read ${path}: permission denied.`);
+	return new Error(`Cannot read ${path}: ${error instanceof Error ? error.message : String(error)}`);
+}
+
+/** Creates the `read` tool: pages of text files, images for the model, binary files reported by size. */
+export function createReadToolDefinition(
+	cwd: string,
+	options: ReadToolOptions = {},
+): ToolDefinition<typeof readSchema, ReadToolDetails> {
+	const operations = options.operations ?? localReadOperations;
+	const maxLines = options.maxLines ?? DEFAULT_MAX_LINES;
+	const maxBytes = options.maxBytes ?? DEFAULT_MAX_BYTES;
+	return defineTool<typeof readSchema, ReadToolDetails>({
+		name: "read",
+		label: "Read",
+		description:
+			`Read a file. Text comes back exactly as in the file, at most ${maxLines} lines or ${formatSize(maxBytes)} ` +
+			"per call; a notice at the end says how to continue (offset is the 1-indexed line to start at, limit the " +
+			"number of lines). Images (JPEG, PNG, GIF, WebP, BMP) are returned as images, scaled to the model's limits. " +
+			"Binary files are reported by size, not shown.",
+		promptSnippet: "Read a file: text by pages (offset/limit); images are shown to the model",
+		promptGuidelines: [
+			"Use read to look at files instead of cat, head or sed.",
+			"For long files read the part you need with offset and limit; follow the `Use offset=N to continue` notice for more.",
+		],
+		parameters: readSchema,
+		outputSchema: readOutputSchema,
+		constrainedSampling: { type: "json_schema", strict: "prefer" },
+		annotations: { readOnlyHint: true, idempotentHint: true },
+		async execute(_toolCallId, params, signal, _onUpdate, ctx: ExtensionToolContext | undefined) {
+			throwIfAborted(signal);
+			if (typeof params.path !== "string" || params.path.trim() === "")
+				throw new Error("path is required: give the file to read.");
+			const offset = checkLineNumber("offset", params.offset) ?? 1;
+			const limit = checkLineNumber("limit", params.limit);
+			const path = resolveToolPath(cwd, params.path);
+
+			const stats = await operations.stat(path);
+			if (stats === undefined) throw new Error(`File not found: ${path}`);
+			if (stats.kind === "directory") throw new Error(`${path} is a folder, not a file. Use ls to list what it holds.`);
+			if (stats.kind !== "file")
+				throw new Error(`${path} is not a regular file (a device, socket or pipe); read skips it.`);
+			throwIfAborted(signal);
+
+			let handle: ReadFileHandle;
+			try {
+				handle = await operations.open(path);
+			} catch (error) {
+				throw describeOpenError(path, error);
+			}
+			try {
+				const head = Buffer.allocUnsafe(Math.min(BINARY_SNIFF_BYTES, stats.size));
+				const headLength = head.length === 0 ? 0 : await handle.read(head, 0, head.length, 0);
+				const headBytes = head.subarray(0, headLength);
+				throwIfAborted(signal);
+				const imageFormat = detectImageFormat(headBytes);
+				if (imageFormat !== undefined) {
+					const model = currentValue(options.model) ?? ctx?.model;
+					return await readImageFile({
+						path,
+						handle,
+						size: stats.size,
+						model,
+						limits: currentValue(options.imageResize) ?? model?.inputLimits?.images?.resize,
+						autoResize: options.autoResizeImages ?? true,
+						signal,
+					});
+				}
+				if (looksBinary(headBytes)) return binaryResult(path, stats.size);
+				return await readTextFile({ path, handle, size: stats.size, offset, limit, maxLines, maxBytes, signal });
+			} finally {
+				await handle.close();
+			}
+		},
+		renderCall: renderReadCall,
+		renderResult: renderReadResult,
+	});
+}
+
+function binaryResult(path: string, size: number): AgentToolResult<ReadToolDetails> {
+	const text = `Binary file (${formatSize(size)}) — not shown: ${path}. Inspect it with bash (e.g. \`file\` or \`xxd | head\`).`;
+	return {
+		content: [{ type: "text", text }],
+		structuredContent: { kind: "binary", path, size },
+		details: { path, kind: "binary", size },
+	};
+}
