@@ -147,6 +147,7 @@ async function runTurns(
 					tools,
 					assistantMessage: message,
 					context: { systemPrompt: context.systemPrompt, messages, tools: tools as AgentTool[] },
+					resolveTool: config.resolveTool,
 					beforeToolCall: config.beforeToolCall,
 					afterToolCall: config.afterToolCall,
 					signal,

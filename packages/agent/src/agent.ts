@@ -10,6 +10,7 @@ import type {
 	AgentState,
 	AgentTool,
 	BeforeToolCallHook,
+	ToolResolver,
 } from "./types.js";
 
 /** Receives every event of the agent's runs, after the agent updated its state for it. */
@@ -20,6 +21,8 @@ export interface AgentOptions {
 	initialState?: Partial<AgentState>;
 	/** How a batch of tool calls runs. Default `"parallel"` (see `AgentLoopConfig.toolExecution`). */
 	toolExecution?: "parallel" | "sequential";
+	/** See `AgentLoopConfig.resolveTool`. Default: the tools the request declared. */
+	resolveTool?: ToolResolver;
 	/** See `AgentLoopConfig.beforeToolCall`. Default: none (every valid call runs). */
 	beforeToolCall?: BeforeToolCallHook;
 	/** See `AgentLoopConfig.afterToolCall`. Default: none (results are kept as the tool returned them). */
@@ -205,6 +208,7 @@ export class Agent {
 			},
 			streamFn: options.streamFn,
 			toolExecution: options.toolExecution,
+			resolveTool: options.resolveTool,
 			beforeToolCall: options.beforeToolCall,
 			afterToolCall: options.afterToolCall,
 			convertToLlm: options.convertToLlm,

@@ -27,5 +27,6 @@ export type {
 	BeforeToolCallResult,
 	CustomAgentMessages,
 	RunToolCallOptions,
+	ToolResolver,
 } from "./types.js";
 export { validateToolArguments } from "./validation.js";

@@ -60,10 +60,15 @@ export function prepareToolCall(
 	toolCall: AgentToolCall,
 	environment: ToolCallEnvironment,
 ): PreparedToolCall | AgentToolCallOutcome | Promise<PreparedToolCall | AgentToolCallOutcome> {
-	const tool = findTool(environment.tools, toolCall.name);
-	if (tool === undefined) return errorOutcome(toolCall, `Tool ${toolCall.name} not found`);
+	let tool: AgentTool | undefined;
 	let args: unknown;
 	try {
+		const declared = findTool(environment.tools, toolCall.name);
+		const resolved =
+			environment.resolveTool === undefined ? declared : environment.resolveTool(toolCall.name, declared);
+		if (typeof resolved === "string") return errorOutcome(toolCall, resolved);
+		if (resolved === undefined) return errorOutcome(toolCall, `Tool ${toolCall.name} not found`);
+		tool = resolved;
 		// prepareArguments gets a copy: the transcript keeps the arguments the model actually sent.
 		const raw = tool.prepareArguments ? tool.prepareArguments(copyArguments(toolCall.arguments)) : toolCall.arguments;
 		args = validateArguments(tool, raw, toolCall);

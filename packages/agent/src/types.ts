@@ -159,10 +159,24 @@ export type AfterToolCallHook = (
 	signal?: AbortSignal,
 ) => Promise<AfterToolCallResult | undefined>;
 
+/**
+ * Looks up the tool a call names when the call is about to run. `declared` is the tool of that name the
+ * request offered (undefined when it offered none). Return the tool to run (e.g. the current version of a
+ * tool replaced since the request), a string to answer the call with that error text (a tool withdrawn
+ * since), or undefined for `Tool <name> not found`. Must not throw (a throw fails the call with its message).
+ *
+ * @example
+ * const resolveTool: ToolResolver = (name, declared) =>
+ *   declared === undefined ? undefined : (registry.current(name) ?? `Tool ${name} is no longer available`);
+ */
+export type ToolResolver = (name: string, declared: AgentTool | undefined) => AgentTool | string | undefined;
+
 /** Options of `runToolCall`: where to look the tool up, the hooks, and what the hooks are told. */
 export interface RunToolCallOptions {
 	/** The tools the call's name is looked up in. */
 	tools: readonly AgentTool[];
+	/** Same contract as `AgentLoopConfig.resolveTool`. Default: the tool found in `tools`. */
+	resolveTool?: ToolResolver;
 	/** The assistant message the call belongs to; handed to the hooks. */
 	assistantMessage: AssistantMessage;
 	/** The conversation so far; handed to the hooks. */
@@ -188,6 +202,11 @@ export interface AgentLoopConfig {
 	 * "sequential"`) runs one call after the other.
 	 */
 	toolExecution?: "parallel" | "sequential";
+	/**
+	 * Call-time lookup of the tool a call names, for hosts whose tools change while a response streams.
+	 * Default: the tools the request declared. See `ToolResolver`.
+	 */
+	resolveTool?: ToolResolver;
 	/** Permission check and argument rewriting before `execute`. Default: none. See `BeforeToolCallHook`. */
 	beforeToolCall?: BeforeToolCallHook;
 	/** Result rewriting after `execute`. Default: none. See `AfterToolCallHook`. */

@@ -69,8 +69,22 @@ export type LifecycleHandler<TType extends LifecycleEventType = LifecycleEventTy
 
 /** What an extension function receives. */
 export interface ExtensionAPI {
-	/** Registers a tool. Throws for a bad name or a non-object `parameters` schema. */
+	/**
+	 * Registers a tool. Registering a name this extension already registered replaces that tool (it keeps
+	 * its place in the active order); a name another extension holds is ignored with a `tool_conflict`
+	 * diagnostic. Throws for a bad name or a non-object `parameters` schema.
+	 */
 	registerTool(definition: ToolDefinition): void;
+	/**
+	 * Withdraws a tool this extension registered. A call to it that is still to run is answered with the
+	 * error `Tool <name> is no longer available: <reason>`. Registering it again later puts it back in its
+	 * place (active again if it was active). Returns false, changing nothing, for a name this extension does
+	 * not hold. Never throws.
+	 *
+	 * @example
+	 * api.unregisterTool("mcp__github__create_issue", "the MCP server github disconnected");
+	 */
+	unregisterTool(name: string, reason?: string): boolean;
 	/** Permission hook: block, mutate `event.input`, or terminate. A throwing handler blocks the call. */
 	on(event: "tool_call", handler: ToolCallHandler): void;
 	/** Result hook: rewrite the result. A throwing handler is reported and skipped. */
@@ -79,6 +93,12 @@ export interface ExtensionAPI {
 	/** Names of the active (declared) tools. */
 	getActiveTools(): string[];
 	getAllTools(): ToolInfo[];
+	/**
+	 * The tool registered under `name` as it is now (a replaced tool shows its new annotations), or
+	 * undefined. Cheap enough to call for every tool call, so a permission check can judge the tool as it
+	 * is at call time instead of caching `getAllTools()`.
+	 */
+	getToolInfo(name: string): ToolInfo | undefined;
 	/** Replaces the active set (unknown and hidden names are ignored); applies from the next model request. */
 	setActiveTools(names: string[]): void;
 	/** Rebuilds the tool registry. */

@@ -31,6 +31,8 @@ export interface ExtensionRecord {
 export interface ExtensionApiBackend {
 	/** Validated definitions only; decides about conflicts. */
 	registerTool(record: ExtensionRecord, definition: ToolDefinition): void;
+	unregisterTool(record: ExtensionRecord, name: string, reason: string | undefined): boolean;
+	getToolInfo(name: string): ToolInfo | undefined;
 	getActiveTools(): string[];
 	getAllTools(): ToolInfo[];
 	setActiveTools(names: string[]): void;
@@ -67,9 +69,11 @@ export function createExtensionAPI(record: ExtensionRecord, backend: ExtensionAp
 			assertValidToolDefinition(definition, record.source);
 			backend.registerTool(record, definition);
 		},
+		unregisterTool: (name, reason) => backend.unregisterTool(record, name, reason),
 		on: on as ExtensionAPI["on"],
 		getActiveTools: () => backend.getActiveTools(),
 		getAllTools: () => backend.getAllTools(),
+		getToolInfo: (name) => backend.getToolInfo(name),
 		setActiveTools: (names) => backend.setActiveTools(names),
 		refreshTools: () => backend.refreshTools(),
 	};

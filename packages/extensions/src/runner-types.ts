@@ -48,13 +48,20 @@ export type ExtensionErrorListener = (diagnostic: ExtensionDiagnostic) => void;
 
 /** What `onToolsChanged` listeners receive. */
 export interface ToolsChangedEvent {
-	/** The extension that registered the tools. */
+	/** The extension that registered or withdrew the tools. */
 	source: string;
-	/** Names that were added to the registry (conflicting names that were ignored are left out). */
+	/** Names that were added or replaced (conflicting names that were ignored are left out). */
 	toolNames: string[];
+	/** Names the extension withdrew with `unregisterTool`. */
+	removedToolNames: string[];
+	/** Why they were withdrawn, as the extension said (for the error a later call to them gets). */
+	reason?: string;
 }
 
-/** Told when extension tools were registered; a session refreshes its tool registry. May not throw (ignored). */
+/**
+ * Told when extension tools were registered, replaced or withdrawn; a session refreshes its tool
+ * registry. May not throw (ignored).
+ */
 export type ToolsChangedListener = (event: ToolsChangedEvent) => void;
 
 /**
@@ -83,6 +90,8 @@ export interface ExtensionToolHost {
 export interface ExtensionActionHost {
 	getActiveTools(): string[];
 	getAllTools(): ToolInfo[];
+	/** One tool's info as it is now. Default: looked up in `getAllTools()`. */
+	getToolInfo?(name: string): ToolInfo | undefined;
 	setActiveTools(names: string[]): void;
 	refreshTools(): void;
 	/** The model in use now. Default: the runner's `model` option. */

@@ -15,6 +15,7 @@ import type {
 	ExtensionUI,
 	LifecycleHandler,
 	ToolCallHandler,
+	ToolInfo,
 	ToolResultHandler,
 } from "./extension-api.js";
 import type { LoadedExtension } from "./loader.js";
@@ -33,10 +34,12 @@ import type {
 	ExtensionErrorListener,
 	ExtensionRunnerOptions,
 	ExtensionToolHost,
+	ToolsChangedEvent,
 	ToolsChangedListener,
 } from "./runner-types.js";
 import { createExtensionToolContext } from "./tool-context.js";
 import type { ExtensionToolContext, ToolDefinition } from "./tool-definition.js";
+import { createToolInfo } from "./tool-info.js";
 
 const LIFECYCLE_EVENTS: ReadonlySet<string> = new Set<LifecycleEventType>([
 	"tool_execution_start",
@@ -76,6 +79,8 @@ export class ExtensionRunner {
 		this.#model = options.model;
 		this.#backend = {
 			registerTool: (record, definition) => this.#registerTool(record, definition),
+			unregisterTool: (record, name, reason) => this.#unregisterTool(record, name, reason),
+			getToolInfo: (name) => this.#toolInfo(name),
 			getActiveTools: () => this.#actionHost?.getActiveTools() ?? this.#tools.activeNames(this.#requestedActiveTools),
 			getAllTools: () => this.#actionHost?.getAllTools() ?? this.#tools.infos(),
 			setActiveTools: (names) => {
@@ -99,7 +104,7 @@ export class ExtensionRunner {
 		try {
 			await extension(createExtensionAPI(record, this.#backend));
 		} catch (error) {
-			this.#tools.remove(record.loadingTools ?? []);
+			this.#tools.forget(record.loadingTools ?? []);
 			if (error instanceof ExtensionError && error.source === source) throw error;
 			throw new ExtensionError("extension_failed", source, `Extension ${source} failed: ${errorMessage(error)}`, {
 				cause: error,
@@ -108,7 +113,7 @@ export class ExtensionRunner {
 		const added = record.loadingTools ?? [];
 		record.loadingTools = undefined;
 		this.#records.push(record);
-		if (added.length > 0) this.#notifyToolsChanged(source, added);
+		if (added.length > 0) this.#notifyToolsChanged({ source, toolNames: added, removedToolNames: [] });
 	}
 
 	/**
@@ -157,7 +162,8 @@ export class ExtensionRunner {
 
 	/**
 	 * Calls `listener` when an extension's tools were added: at the end of `add`, and at once for tools
-	 * registered later (from a handler). A session refreshes its registry then. Returns an unsubscribe.
+	 * registered, replaced or unregistered later (from a handler or a timer). A session refreshes its
+	 * registry then. Returns an unsubscribe.
 	 */
 	onToolsChanged(listener: ToolsChangedListener): () => void {
 		this.#toolsChangedListeners.add(listener);
@@ -247,17 +253,42 @@ export class ExtensionRunner {
 	}
 
 	#registerTool(record: ExtensionRecord, definition: ToolDefinition): void {
-		if (!this.#addTool(definition, record.source)) return;
-		if (record.loadingTools !== undefined) record.loadingTools.push(definition.name);
-		else this.#notifyToolsChanged(record.source, [definition.name]);
+		const outcome = this.#tools.add(definition, record);
+		if (outcome.kind === "conflict") {
+			const message = `Tool "${definition.name}" from extension ${record.source} was ignored: extension ${outcome.conflictsWith} registered it first`;
+			this.#report({ code: "tool_conflict", source: record.source, toolName: definition.name, message });
+			return;
+		}
+		if (record.loadingTools !== undefined) {
+			if (!record.loadingTools.includes(definition.name)) record.loadingTools.push(definition.name);
+		} else {
+			this.#notifyToolsChanged({ source: record.source, toolNames: [definition.name], removedToolNames: [] });
+		}
 	}
 
-	#addTool(definition: ToolDefinition, source: string): boolean {
-		const { conflictsWith } = this.#tools.add(definition, source);
-		if (conflictsWith === undefined) return true;
-		const message = `Tool "${definition.name}" from extension ${source} was ignored: extension ${conflictsWith} registered it first`;
-		this.#report({ code: "tool_conflict", source, toolName: definition.name, message });
-		return false;
+	#unregisterTool(record: ExtensionRecord, name: string, reason: string | undefined): boolean {
+		if (!this.#tools.remove(name, record)) return false;
+		const loading = record.loadingTools;
+		if (loading !== undefined) {
+			// Never announced: forget it, as if it had not been registered.
+			this.#tools.forget([name]);
+			loading.splice(loading.indexOf(name), 1);
+			return true;
+		}
+		const change: ToolsChangedEvent = { source: record.source, toolNames: [], removedToolNames: [name] };
+		if (reason !== undefined) change.reason = reason;
+		this.#notifyToolsChanged(change);
+		return true;
+	}
+
+	#toolInfo(name: string): ToolInfo | undefined {
+		const host = this.#actionHost;
+		if (host === undefined) {
+			const tool = this.#tools.get(name);
+			return tool === undefined ? undefined : createToolInfo(tool.definition, tool.source);
+		}
+		if (host.getToolInfo !== undefined) return host.getToolInfo(name);
+		return host.getAllTools().find((info) => info.name === name);
 	}
 
 	#entries<THandler>(type: ExtensionEventType): HandlerEntry<THandler>[] {
@@ -286,10 +317,10 @@ export class ExtensionRunner {
 		}
 	}
 
-	#notifyToolsChanged(source: string, toolNames: string[]): void {
+	#notifyToolsChanged(change: ToolsChangedEvent): void {
 		for (const listener of [...this.#toolsChangedListeners]) {
 			try {
-				listener({ source, toolNames });
+				listener(change);
 			} catch {
 				// Same as error listeners: never let a listener break registration.
 			}

@@ -120,12 +120,12 @@ describe("ExtensionRunner listeners", () => {
 			api.registerTool(textTool("first"));
 			api.on("turn_end", () => api.registerTool(textTool("late")));
 		}, "grows.ts");
-		expect(changes).toEqual([{ source: "grows.ts", toolNames: ["first"] }]);
+		expect(changes).toEqual([{ source: "grows.ts", toolNames: ["first"], removedToolNames: [] }]);
 
 		await runner.emit({ type: "turn_end", message: assistantMessage(), toolResults: [] });
 		expect(changes).toEqual([
-			{ source: "grows.ts", toolNames: ["first"] },
-			{ source: "grows.ts", toolNames: ["late"] },
+			{ source: "grows.ts", toolNames: ["first"], removedToolNames: [] },
+			{ source: "grows.ts", toolNames: ["late"], removedToolNames: [] },
 		]);
 		expect(runner.getToolSource("late")).toBe("grows.ts");
 	});

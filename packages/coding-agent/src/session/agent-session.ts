@@ -39,7 +39,6 @@ export class AgentSession {
 	readonly #diagnosticListeners: SessionDiagnosticListener[] = [];
 	readonly #namedInAllowlist: ReadonlySet<string>;
 	readonly #isAllowed: (name: string) => boolean;
-	#declared: AgentTool[] = [];
 	#builtinSources: ToolSource[] | undefined;
 	#persistedActive: string[];
 	#nestedDelivery: Promise<void> = Promise.resolve();
@@ -70,6 +69,7 @@ export class AgentSession {
 				messages: transcript?.loaded?.messages ?? options.initialMessages ?? [],
 			},
 			toolExecution: options.toolExecution,
+			resolveTool: (name, declared) => this.#registry.resolve(name, declared),
 			beforeToolCall: hooks.beforeToolCall,
 			afterToolCall: hooks.afterToolCall,
 			streamFn: options.streamFn,
@@ -80,6 +80,7 @@ export class AgentSession {
 		});
 		this.#nested = new NestedToolCallRunner({
 			getCallableTools: () => this.#callableTools(),
+			resolveTool: (name, declared) => this.#registry.resolve(name, declared),
 			getToolExecution: () => options.toolExecution ?? "parallel",
 			createHooks: (parentToolCallId) => createToolHooks(hookOptions, parentToolCallId),
 			getContext: () => ({
@@ -98,12 +99,19 @@ export class AgentSession {
 		runner.setActionHost({
 			getActiveTools: () => this.getActiveToolNames(),
 			getAllTools: () => this.getAllTools(),
+			getToolInfo: (name) => {
+				const entry = this.#registry.get(name);
+				return entry === undefined ? undefined : this.#registry.info(entry);
+			},
 			setActiveTools: (names) => this.setActiveToolsByName(names),
 			refreshTools: () => this.refreshTools(),
 			getModel: () => this.agent.state.model,
 			abort: () => this.abort(),
 		});
-		runner.onToolsChanged(() => this.refreshTools());
+		runner.onToolsChanged((change) => {
+			if (change.reason !== undefined) this.#registry.noteRemoval(change.removedToolNames, change.reason);
+			this.refreshTools();
+		});
 		runner.onError((diagnostic) => this.#report(diagnostic.message, diagnostic.error));
 
 		const restoredActive = transcript?.loaded?.activeToolNames;
@@ -194,7 +202,7 @@ export class AgentSession {
 
 	/** Exactly what the next model request declares, in order. */
 	getDeclaredTools(): Tool[] {
-		return this.#declared.map((tool) => {
+		return this.agent.state.tools.map((tool) => {
 			const declared: Tool = { name: tool.name, description: tool.description, parameters: tool.parameters };
 			if (tool.constrainedSampling !== undefined) declared.constrainedSampling = tool.constrainedSampling;
 			return declared;
@@ -243,7 +251,6 @@ export class AgentSession {
 		const loadout = applyToolLoadout(this.#registry, (error, tool) =>
 			this.#report(`prepareLoadout of ${tool} failed; its changes were ignored`, error),
 		);
-		this.#declared = loadout.declared;
 		this.agent.state.tools = loadout.declared;
 		this.agent.state.systemPrompt = buildSystemPrompt({
 			cwd: this.#options.cwd,

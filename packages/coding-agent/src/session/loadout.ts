@@ -3,13 +3,13 @@ import type { ToolDefinition, ToolLoadout } from "@gantry/extensions";
 import type { RegistryEntry, ToolRegistry } from "./tool-registry.js";
 
 export interface AppliedLoadout {
-	/** Active tools in order, with description overrides applied (copies; the originals are untouched). */
-	active: AgentTool[];
-	/** What the next request declares: `active` without the hidden declarations. */
+	/**
+	 * What the next request declares: the active tools in order without the hidden declarations, with
+	 * description overrides applied (copies; the originals are untouched).
+	 */
 	declared: AgentTool[];
 	/** Definitions of the declared tools (for the system prompt). */
 	declaredDefinitions: ToolDefinition[];
-	hiddenDeclarations: Set<string>;
 }
 
 /**
@@ -36,16 +36,13 @@ export function applyToolLoadout(
 			onError(error, entry.definition.name);
 		}
 	}
-	const active = activeEntries.map((entry) => {
-		const description = descriptions.get(entry.definition.name);
-		return description === undefined ? entry.tool : { ...entry.tool, description };
-	});
 	const declaredEntries = activeEntries.filter((entry) => !hidden.has(entry.definition.name));
 	return {
-		active,
-		declared: active.filter((tool) => !hidden.has(tool.name)),
+		declared: declaredEntries.map((entry) => {
+			const description = descriptions.get(entry.definition.name);
+			return description === undefined ? entry.tool : { ...entry.tool, description };
+		}),
 		declaredDefinitions: declaredEntries.map((entry) => entry.definition),
-		hiddenDeclarations: hidden,
 	};
 }
 

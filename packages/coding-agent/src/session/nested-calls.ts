@@ -7,6 +7,7 @@ import {
 	type AgentToolCallOutcome,
 	type BeforeToolCallHook,
 	runToolCall,
+	type ToolResolver,
 } from "@gantry/agent";
 import type { AssistantMessage } from "@gantry/ai";
 import type { ExecuteToolOptions } from "@gantry/extensions";
@@ -17,6 +18,8 @@ import { NestedCallBook } from "./nested-records.js";
 export interface NestedCallEnvironment {
 	/** The tools `ctx.executeTool` may reach, read at call time. */
 	getCallableTools(): readonly AgentTool[];
+	/** Answers calls to tools withdrawn since (see `ToolRegistry.resolve`). */
+	resolveTool: ToolResolver;
 	/** The session's batch mode: `"sequential"` makes every nested call exclusive. */
 	getToolExecution(): "parallel" | "sequential";
 	/** The session's hooks for a call whose parent is `parentToolCallId`. */
@@ -95,6 +98,7 @@ export class NestedToolCallRunner {
 		const hooks = environment.createHooks(callerId);
 		const outcome = await runToolCall(toolCall, {
 			tools,
+			resolveTool: environment.resolveTool,
 			assistantMessage: environment.getAssistantMessage(),
 			context: environment.getContext(),
 			beforeToolCall: hooks.beforeToolCall,

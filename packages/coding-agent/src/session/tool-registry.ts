@@ -1,5 +1,6 @@
 import type { AgentTool } from "@gantry/agent";
 import type { ToolDefinition, ToolExposure, ToolInfo } from "@gantry/extensions";
+import { createToolInfo } from "@gantry/extensions";
 
 /** A tool definition together with where it came from. */
 export interface ToolSource {
@@ -29,18 +30,26 @@ function activeByDefault(definition: ToolDefinition, exposure: ToolExposure): bo
 }
 
 /**
- * The three tool sets of a session: registered (every tool that passed the filter), active (declared
- * to the model, in a stable order) and callable (reachable by `ctx.executeTool`).
+ * The three tool sets of a session, and the only place the active set lives: registered (every tool
+ * that passed the filter), active (declared to the model, in a stable order) and callable (reachable by
+ * `ctx.executeTool`). The active list keeps the place of an active tool that is withdrawn (or restored
+ * from a transcript before it registered), so the tool comes back where it was.
  */
 export class ToolRegistry {
 	#entries = new Map<string, RegistryEntry>();
+	/** Active names in order; names not registered now hold their place until they return. */
 	#active: string[] = [];
-	#pending = new Set<string>();
+	/** Every name that was ever registered (a returning tool is not "new"). */
+	readonly #seen = new Set<string>();
+	/** Why a tool that was registered is gone: answered to calls that still name it. */
+	readonly #withdrawn = new Map<string, string>();
+	/** Reasons announced for removals the next rebuild will see. */
+	readonly #reasons = new Map<string, string>();
 
 	/**
 	 * Rebuilds from the layered sources (later layers replace same-named tools of earlier ones).
-	 * Next active = previous active ∪ allowlist-named new tools ∪ new default-active tools ∪ pending
-	 * tools that registered now; kept tools keep their place, new ones append.
+	 * Next active = previous active ∪ allowlist-named new tools ∪ new default-active tools; kept tools
+	 * keep their place, returning tools take theirs again, new ones append.
 	 */
 	rebuild(sources: readonly ToolSource[], options: RebuildOptions): void {
 		const merged = new Map<string, ToolSource>();
@@ -55,27 +64,46 @@ export class ToolRegistry {
 			const reused = previous.get(name);
 			const tool = reused && reused.definition === source.definition ? reused.tool : options.wrap(source.definition);
 			entries.set(name, { ...source, exposure, tool });
-			const isNew = !previous.has(name);
-			const wanted =
-				this.#pending.has(name) ||
-				(isNew && (options.namedInAllowlist.has(name) || activeByDefault(source.definition, exposure)));
-			if (wanted && exposure !== "hidden") additions.push(name);
-			if (this.#pending.has(name)) this.#pending.delete(name);
+			const isNew = !this.#seen.has(name);
+			this.#seen.add(name);
+			this.#withdrawn.delete(name);
+			if (isNew && (options.namedInAllowlist.has(name) || activeByDefault(source.definition, exposure))) {
+				if (exposure !== "hidden") additions.push(name);
+			}
 		}
+		for (const [name, entry] of previous) {
+			if (!entries.has(name))
+				this.#withdrawn.set(name, this.#reasons.get(name) ?? `it was withdrawn by ${entry.source}`);
+		}
+		this.#reasons.clear();
 		this.#entries = entries;
-		const kept = this.#active.filter((name) => {
-			const entry = entries.get(name);
-			return entry !== undefined && entry.exposure !== "hidden";
-		});
-		this.#active = appendUnique(kept, additions);
+		this.#active = appendUnique(this.#active, additions);
 	}
 
-	/** Replaces the active set; unknown and hidden names are ignored. Returns the new active names. */
+	/** Records why `names` are about to disappear (the next `rebuild` applies it). */
+	noteRemoval(names: readonly string[], reason: string): void {
+		for (const name of names) this.#reasons.set(name, reason);
+	}
+
+	/**
+	 * The tool a call should run, looked up at call time (a `ToolResolver`): the current version of a
+	 * declared tool, the reason it is gone as an error text, or undefined for a tool never declared.
+	 */
+	resolve(name: string, declared: AgentTool | undefined): AgentTool | string | undefined {
+		const entry = this.#entries.get(name);
+		if (entry !== undefined && entry.exposure !== "hidden") return declared === undefined ? undefined : entry.tool;
+		const why = entry !== undefined ? "it is hidden now" : this.#withdrawn.get(name);
+		if (why === undefined) return undefined;
+		return `Tool ${name} is no longer available: ${why}`;
+	}
+
+	/**
+	 * Replaces the active set; unknown and hidden names are ignored (a withdrawn tool's place is kept
+	 * when it is named). Returns the new active names.
+	 */
 	setActive(names: readonly string[]): string[] {
-		const wanted = names.filter((name) => {
-			const entry = this.#entries.get(name);
-			return entry !== undefined && entry.exposure !== "hidden";
-		});
+		const holding = new Set(this.#active.filter((name) => !this.#entries.has(name)));
+		const wanted = names.filter((name) => this.#isActivatable(name) || holding.has(name));
 		const wantedSet = new Set(wanted);
 		this.#active = appendUnique(
 			this.#active.filter((name) => wantedSet.has(name)),
@@ -89,25 +117,19 @@ export class ToolRegistry {
 		return this.setActive([...this.#active, ...names]);
 	}
 
-	/** Restored names that are not registered yet stay pending until they register. */
+	/** Restores a persisted active set: names not registered yet hold their place until they register. */
 	restoreActive(names: readonly string[]): void {
-		const known: string[] = [];
-		for (const name of names) {
-			if (this.#entries.has(name)) known.push(name);
-			else this.#pending.add(name);
-		}
-		this.setActive(known);
+		this.#active = appendUnique(
+			[],
+			names.filter((name) => !this.#entries.has(name) || this.#isActivatable(name)),
+		);
 	}
 
-	/** Drops pending names that never registered (called at the first run). */
+	/** Drops held places of names that never registered (called at the first run); returns them. */
 	dropPending(): string[] {
-		const dropped = [...this.#pending];
-		this.#pending.clear();
+		const dropped = this.#active.filter((name) => !this.#seen.has(name));
+		if (dropped.length > 0) this.#active = this.#active.filter((name) => this.#seen.has(name));
 		return dropped;
-	}
-
-	pendingNames(): string[] {
-		return [...this.#pending];
 	}
 
 	get(name: string): RegistryEntry | undefined {
@@ -119,15 +141,20 @@ export class ToolRegistry {
 	}
 
 	activeNames(): string[] {
-		return [...this.#active];
+		return this.#active.filter((name) => this.#isActivatable(name));
 	}
 
 	activeEntries(): RegistryEntry[] {
-		return this.#active.map((name) => this.#entries.get(name)).filter((entry) => entry !== undefined);
+		const entries: RegistryEntry[] = [];
+		for (const name of this.#active) {
+			const entry = this.#entries.get(name);
+			if (entry !== undefined && entry.exposure !== "hidden") entries.push(entry);
+		}
+		return entries;
 	}
 
 	isActive(name: string): boolean {
-		return this.#active.includes(name);
+		return this.#isActivatable(name) && this.#active.includes(name);
 	}
 
 	/** Callable: every codemode/deferred tool plus active direct tools; never model-only or hidden. */
@@ -141,21 +168,16 @@ export class ToolRegistry {
 	}
 
 	info(entry: RegistryEntry): ToolInfo {
-		const { definition } = entry;
-		const info: ToolInfo = {
-			name: definition.name,
-			label: definition.label,
-			description: definition.description,
-			exposure: entry.exposure,
-			source: entry.source,
-		};
-		if (definition.annotations) info.annotations = definition.annotations;
-		if (definition.namespace) info.namespace = definition.namespace;
-		return info;
+		return createToolInfo(entry.definition, entry.source);
+	}
+
+	#isActivatable(name: string): boolean {
+		const entry = this.#entries.get(name);
+		return entry !== undefined && entry.exposure !== "hidden";
 	}
 }
 
-function appendUnique(base: string[], additions: readonly string[]): string[] {
+function appendUnique(base: readonly string[], additions: readonly string[]): string[] {
 	const result = [...base];
 	const seen = new Set(base);
 	for (const name of additions) {
