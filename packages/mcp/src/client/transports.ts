@@ -1,0 +1,59 @@
+import { resolve } from "node:path";
+import { PassThrough } from "node:stream";
+import { SSEClientTransport } from "@modelcontextprotocol/sdk/client/sse.js";
+import { getDefaultEnvironment, StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
+import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
+import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
+import type { McpServerConfig } from "../config/types.js";
+
+/** How much of a server's stderr is kept for its `failed` status. */
+const STDERR_TAIL_CHARS = 2000;
+
+/** The end of a stream's text, bounded. */
+export class TextTail {
+	#text = "";
+
+	append(chunk: string): void {
+		this.#text = (this.#text + chunk).slice(-STDERR_TAIL_CHARS);
+	}
+
+	get text(): string {
+		return this.#text.trim();
+	}
+}
+
+/** A stdio transport for `config`, its stderr collected into `stderr`. */
+export function createStdioTransport(
+	config: Extract<McpServerConfig, { command: string }>,
+	cwd: string,
+	stderr: TextTail,
+): Transport {
+	const transport = new StdioClientTransport({
+		command: config.command,
+		args: config.args ?? [],
+		env: { ...getDefaultEnvironment(), ...config.env },
+		cwd: resolve(cwd, config.cwd ?? "."),
+		stderr: "pipe",
+	});
+	const stream = transport.stderr;
+	if (stream instanceof PassThrough) {
+		stream.setEncoding("utf8");
+		stream.on("data", (chunk: string) => stderr.append(chunk));
+	}
+	return transport;
+}
+
+/** The two HTTP transports to try in order: Streamable HTTP, then (older servers) HTTP+SSE. */
+export function createHttpTransports(config: Extract<McpServerConfig, { type: "http" }>): (() => Transport)[] {
+	const url = new URL(config.url);
+	const requestInit: RequestInit = config.headers === undefined ? {} : { headers: config.headers };
+	return [
+		() => new StreamableHTTPClientTransport(url, { requestInit }),
+		() => new SSEClientTransport(url, { requestInit }),
+	];
+}
+
+/** Whether `config` starts a process (as opposed to reaching a URL). */
+export function isStdioConfig(config: McpServerConfig): config is Extract<McpServerConfig, { command: string }> {
+	return "command" in config && typeof config.command === "string";
+}
