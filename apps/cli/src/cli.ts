@@ -1,8 +1,9 @@
 import { type CliMode, type CliOptions, parseCliArguments } from "./args.js";
 import { CliError, usageError } from "./errors.js";
 import { helpText } from "./help.js";
-import { type CliIo, processIo, readAll } from "./io.js";
+import { type CliIo, processIo } from "./io.js";
 import { readVersion } from "./package-info.js";
+import { appendPipedInput, readPipedInput } from "./piped-input.js";
 import { chooseSessionFile } from "./sessions.js";
 import { resolveWorkingFolder } from "./working-folder.js";
 
@@ -59,8 +60,11 @@ async function runSession(options: CliOptions, io: CliIo): Promise<number> {
 	let prompt = options.prompt;
 	if (mode !== "interactive" && prompt === undefined) {
 		if (io.stdin.isTTY) throw usageError(`${mode === "json" ? "--mode json" : "Print mode"} needs a prompt`);
-		prompt = (await readAll(io.stdin)).trim();
+		prompt = (await readPipedInput(io.stdin)).trim();
 		if (prompt === "") throw usageError("No prompt: pass one as an argument or on stdin");
+	} else if (mode !== "interactive" && prompt !== undefined && !io.stdin.isTTY) {
+		// `git diff | gantry "Review this diff"`: what comes on stdin goes with the prompt.
+		prompt = appendPipedInput(prompt, await readPipedInput(io.stdin));
 	}
 	const selected = selectModel(options, io.env);
 	requireApiKey(selected);

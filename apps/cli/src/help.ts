@@ -19,7 +19,8 @@ Model
 
 Tools
   --tools <a,b>           only these tools (names or * patterns); named ones start active,
-                          e.g. --tools read,grep,find,ls
+                          e.g. --tools read,grep,find,ls (default: read, bash, edit, write,
+                          grep, find and ls active)
   --exclude-tools <a,b>   never these tools (beats --tools)
   --no-tools              no builtin tools (extension tools still load)
   -e, --extension <path>  load an extension (.ts or .js, no build step); repeatable
@@ -35,7 +36,8 @@ Session
   -h, --help              this help
   -v, --version           the version
 
-Sessions are saved under ~/.gantry/sessions/<folder>/. Interactive commands: /tools, /tools on <name>,
+Piped input is added to the prompt (git diff | gantry "Review this diff"), up to 400 KB.
+Sessions are saved under ~/.gantry/sessions/<folder>-<hash>/. Interactive commands: /tools, /tools on <name>,
 /tools off <name>, /session, /help, /exit. Ctrl-C aborts a run; Ctrl-C twice at an empty prompt exits.
 
 Examples

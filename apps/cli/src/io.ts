@@ -10,10 +10,3 @@ export interface CliIo {
 export function processIo(): CliIo {
 	return { stdin: process.stdin, stdout: process.stdout, stderr: process.stderr, env: process.env };
 }
-
-/** Everything on stdin, as text (for `echo "prompt" | gantry`). */
-export async function readAll(stream: NodeJS.ReadableStream): Promise<string> {
-	const chunks: Buffer[] = [];
-	for await (const chunk of stream) chunks.push(typeof chunk === "string" ? Buffer.from(chunk) : chunk);
-	return Buffer.concat(chunks).toString("utf8");
-}

@@ -10,6 +10,7 @@ import {
 import type { Extension, ExtensionUI, ToolDefinition } from "@gantry/extensions";
 import type { CliOptions } from "./args.js";
 import { CliError } from "./errors.js";
+import { CLI_DEFAULT_TOOLS, checkToolNames } from "./tool-names.js";
 
 /** Everything a run's session is made from. */
 export interface SessionSetup {
@@ -34,8 +35,8 @@ export interface SessionSetup {
 /**
  * Creates the session: the default permission policy first (`--yes` turns it to "yes"; without a UI,
  * tools that may change things are blocked), then the `-e` extensions (paths relative to the shell's
- * folder), then the tool options. Throws `extension_failed` when an extension cannot be loaded and
- * `session_failed` for an unusable session file.
+ * folder), then the tool options. Throws `extension_failed` when an extension cannot be loaded,
+ * `session_failed` for an unusable session file, and a usage error for `--tools` names no tool has.
  */
 export async function openSession(setup: SessionSetup): Promise<AgentSession> {
 	const { options } = setup;
@@ -51,7 +52,9 @@ export async function openSession(setup: SessionSetup): Promise<AgentSession> {
 			cwd: setup.cwd,
 			model: setup.model,
 			...(setup.apiKey !== undefined ? { apiKey: setup.apiKey } : {}),
-			...(options.tools ? { tools: options.tools } : {}),
+			// Without --tools every tool registers and the seven builtins start active (grep, find and ls too,
+			// so print mode can look around a folder without asking).
+			tools: options.tools ?? ["*", ...CLI_DEFAULT_TOOLS],
 			...(options.excludeTools ? { excludeTools: options.excludeTools } : {}),
 			...(options.noTools ? { noTools: "all" as const } : {}),
 			extensions,
@@ -69,6 +72,12 @@ export async function openSession(setup: SessionSetup): Promise<AgentSession> {
 	if (failures.length > 0) {
 		await session.dispose();
 		throw new CliError("extension_failed", failures.map((failure) => failure.message).join("\n"));
+	}
+	try {
+		checkToolNames(session, setup.cwd, options);
+	} catch (error) {
+		await session.dispose();
+		throw error;
 	}
 	return session;
 }

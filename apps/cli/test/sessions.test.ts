@@ -2,7 +2,7 @@ import { mkdirSync, readdirSync, readFileSync, utimesSync, writeFileSync } from 
 import { join } from "node:path";
 import { type ScriptedLlmServer, startScriptedLlmServer } from "@gantry/ai/testing";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { chooseSessionFile, cwdSlug, latestSessionFile, sessionFolder } from "../src/sessions.js";
+import { chooseSessionFile, cwdSlug, latestSessionFile, sessionFolder, sessionKey } from "../src/sessions.js";
 import { makeWorkspace, runCli } from "./helpers/run-cli.js";
 
 let workspace: ReturnType<typeof makeWorkspace>;
@@ -15,10 +15,39 @@ afterEach(() => {
 });
 
 describe("session files", () => {
-	it("names a folder's sessions after its path", () => {
+	it("names a folder's sessions after its path and a hash of it", () => {
 		expect(cwdSlug("/home/ada/shop")).toBe("home-ada-shop");
 		expect(cwdSlug("/")).toBe("root");
-		expect(sessionFolder("/home/ada/shop", "/home/ada")).toBe("/home/ada/.gantry/sessions/home-ada-shop");
+		expect(sessionKey("/home/ada/shop")).toMatch(/^home-ada-shop-[0-9a-f]{8}$/);
+		expect(sessionFolder("/home/ada/shop", "/home/ada")).toBe(
+			`/home/ada/.gantry/sessions/${sessionKey("/home/ada/shop")}`,
+		);
+		expect(sessionKey(`/${"deep/".repeat(40)}x`).length).toBeLessThanOrEqual(69);
+	});
+
+	it("keeps /tmp/ux/work and /tmp/ux-work apart", () => {
+		const a = join(workspace.root, "ux", "work");
+		const b = join(workspace.root, "ux-work");
+		for (const folder of [a, b]) mkdirSync(folder, { recursive: true });
+		expect(cwdSlug(a)).toBe(cwdSlug(b));
+		expect(sessionFolder(a, workspace.home)).not.toBe(sessionFolder(b, workspace.home));
+		const first = chooseSessionFile({ continue: false }, a, workspace.home);
+		mkdirSync(join(first.path, ".."), { recursive: true });
+		writeFileSync(first.path, `${JSON.stringify({ type: "session", version: 1, id: "a", cwd: a })}\n`);
+		expect(latestSessionFile(a, workspace.home)).toBe(first.path);
+		expect(latestSessionFile(b, workspace.home)).toBeUndefined();
+		expect(chooseSessionFile({ continue: true }, b, workspace.home).origin).toBe("new");
+	});
+
+	it("still continues a session saved under the old slug-only folder when its header names this folder", () => {
+		const a = join(workspace.root, "ux", "work");
+		const b = join(workspace.root, "ux-work");
+		const legacy = join(workspace.home, ".gantry", "sessions", cwdSlug(a));
+		mkdirSync(legacy, { recursive: true });
+		const old = join(legacy, "2020-01-01T00-00-00-000Z_cccccc.jsonl");
+		writeFileSync(old, `${JSON.stringify({ type: "session", version: 1, id: "old", cwd: a })}\n`);
+		expect(latestSessionFile(a, workspace.home)).toBe(old);
+		expect(latestSessionFile(b, workspace.home)).toBeUndefined();
 	});
 
 	it("continues the most recently written session of the folder", () => {

@@ -34,7 +34,9 @@ describe("gantry tools", () => {
 			annotations: { readOnlyHint: true },
 			source: "builtin",
 		});
-		expect(byName.get("grep")).toMatchObject({ active: false, callable: false });
+		// The CLI's default set: the seven builtins, grep, find and ls included; powershell stays off.
+		for (const name of ["grep", "find", "ls"]) expect(byName.get(name)).toMatchObject({ active: true, callable: true });
+		expect(byName.get("powershell")).toMatchObject({ active: false, callable: false });
 		expect(byName.get("codemode")).toMatchObject({ exposure: "model-only", active: false, callable: false });
 		expect(byName.get("word_count")).toMatchObject({ active: true, source: expect.stringContaining("word-count.ts") });
 		// A listing writes no session file.
@@ -56,6 +58,6 @@ describe("gantry tools", () => {
 		expect(run.code).toBe(0);
 		expect(run.stdout).toMatch(/TOOL\s+EXPOSURE\s+ACTIVE\s+CALLABLE\s+ANNOTATIONS\s+SOURCE/);
 		expect(run.stdout).toMatch(/bash\s+direct\s+yes\s+yes\s+destructive, open-world\s+builtin/);
-		expect(run.stdout).toMatch(/\d+ registered · 4 active .* · 4 callable/);
+		expect(run.stdout).toMatch(/\d+ registered · 7 active .* · 7 callable/);
 	});
 });

@@ -67,11 +67,12 @@ describe.skipIf(!HAS_TMUX)("interactive mode in a terminal", () => {
 		gantry.press("Enter");
 		screen = await gantry.waitFor(/\d+ registered · \d+ active/);
 		expect(screen).toMatch(/TOOL\s+EXPOSURE\s+ACTIVE\s+CALLABLE\s+ANNOTATIONS\s+SOURCE/);
-		expect(screen).toMatch(/grep\s+direct\s+no\s+no\s+read-only, idempotent\s+builtin/);
+		expect(screen).toMatch(/grep\s+direct\s+yes\s+yes\s+read-only, idempotent\s+builtin/);
+		expect(screen).toMatch(/powershell\s+direct\s+no\s+no\s/);
 
-		gantry.type("/tools on grep");
+		gantry.type("/tools on powershell");
 		gantry.press("Enter");
-		await gantry.waitFor("grep is active");
+		await gantry.waitFor("powershell is active");
 
 		gantry.press("C-c");
 		await gantry.waitFor("Press Ctrl-C again to exit");

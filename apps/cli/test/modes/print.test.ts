@@ -61,6 +61,48 @@ describe("print mode", () => {
 		expect(messages.at(-1)).toMatchObject({ role: "user", content: "a prompt on stdin" });
 	});
 
+	it("appends piped input to the prompt, fenced and with its size", async () => {
+		server.enqueue({ text: "Looks fine." });
+		const diff = "diff --git a/x b/x\n-old\n+new\n```inner fence```\n";
+		const run = await gantry(["Review this diff"], diff);
+		expect(run.code).toBe(0);
+		const messages = server.requests[0].body.messages as { role: string; content: unknown }[];
+		expect(messages.at(-1)).toMatchObject({
+			role: "user",
+			content: `Review this diff\n\nInput piped on stdin (${Buffer.byteLength(diff)} B, 4 lines):\n\`\`\`\`\n${diff}\`\`\`\``,
+		});
+	});
+
+	it("refuses piped input above the limit and sends nothing", async () => {
+		const run = await gantry(["Summarize"], "x".repeat(401 * 1024));
+		expect(run.code).toBe(2);
+		expect(run.stderr).toMatch(/^gantry: stdin brings more than 400\.0 KB, the most a prompt takes: save it to a file/);
+		expect(server.requests).toHaveLength(0);
+	});
+
+	it("declares read, bash, edit, write, grep, find and ls by default, so the model can list a folder", async () => {
+		writeFileSync(join(workspace.project, "a.txt"), "a\n");
+		server.enqueue({ toolCalls: [{ id: "call_ls", name: "ls", arguments: { path: "." } }] }, { text: "One file." });
+		const run = await gantry(["-p", "What is here?"]);
+		expect(run.code).toBe(0);
+		expect(declaredTools(0)).toEqual(["read", "bash", "edit", "write", "grep", "find", "ls"]);
+		expect(toolMessages(1)[0].content).toContain("a.txt");
+		expect(toolMessages(1)[0].content).not.toContain("not found");
+	});
+
+	it("names unknown --tools and exits 2 before calling the model", async () => {
+		const run = await gantry(["--tools", "raed,bahs,grep", "hi"]);
+		expect(run.code).toBe(2);
+		expect(run.stderr).toContain(
+			'gantry: --tools names tools that do not exist: "raed" (did you mean read?), "bahs" (did you mean bash?)',
+		);
+		expect(run.stderr.trim().split("\n")).toHaveLength(1);
+		expect(server.requests).toHaveLength(0);
+		const excluded = await gantry(["--exclude-tools", "grpe", "hi"]);
+		expect(excluded.code).toBe(2);
+		expect(excluded.stderr).toContain('--exclude-tools names a tool that does not exist: "grpe" (did you mean grep?)');
+	});
+
 	it("runs a tool call for real and sends its result with the next request", async () => {
 		writeFileSync(join(workspace.project, "notes.txt"), "the secret word is marmalade\n");
 		server.enqueue(
@@ -126,7 +168,7 @@ describe("print mode", () => {
 		expect((await gantry(["--tools", "read,grep,ls", "hi"])).code).toBe(0);
 		expect(declaredTools(0)).toEqual(["read", "grep", "ls"]);
 		expect((await gantry(["--exclude-tools", "bash,write", "hi"])).code).toBe(0);
-		expect(declaredTools(1)).toEqual(["read", "edit"]);
+		expect(declaredTools(1)).toEqual(["read", "edit", "grep", "find", "ls"]);
 		expect((await gantry(["--no-tools", "hi"])).code).toBe(0);
 		expect(declaredTools(2)).toEqual([]);
 	});
