@@ -4,7 +4,7 @@
 // createReadOnlyToolDefinitions, each tool's schema / local operations / types, DEFAULT_MAX_LINES,
 // DEFAULT_MAX_BYTES, GREP_MAX_LINE_LENGTH, BASH_UPDATE_THROTTLE_MS, truncateHead,
 // truncateTail, truncateLine, formatSize, OutputAccumulator, processImage, processImageBytes, image limits,
-// resolveToolPath, withFileMutationQueue.
+// resolveToolPath, withFileMutationQueue, createLocalWorkspace and the Workspace contract types.
 
 export { createEditToolDefinition, localEditOperations } from "./edit/edit.js";
 export {
@@ -106,6 +106,24 @@ export {
 	truncateLine,
 	truncateTail,
 } from "./truncate.js";
+export {
+	createLocalWorkspace,
+	type LocalWorkspace,
+	type LocalWorkspaceOptions,
+} from "./workspace/local/local-workspace.js";
+export type {
+	Workspace,
+	WorkspaceDirEntry,
+	WorkspaceExitStatus,
+	WorkspaceFileHandle,
+	WorkspaceFileKind,
+	WorkspaceFileSystem,
+	WorkspaceLinkStat,
+	WorkspaceProcesses,
+	WorkspaceSpawnOptions,
+	WorkspaceStat,
+	WorkspaceWriteHandle,
+} from "./workspace/types.js";
 export {
 	type WriteOperations,
 	type WriteToolDetails,

@@ -1,19 +1,23 @@
-import { realpath } from "node:fs/promises";
 import { basename, dirname, join, resolve } from "node:path";
+import { localFileSystem } from "./workspace/local/file-system.js";
+import type { Workspace } from "./workspace/types.js";
 
-/** Tails of the queues keyed by the path as spelled (resolved), joined synchronously: first come, first served. */
+/**
+ * Tails of the queues keyed by the workspace's label and the path as spelled (resolved), joined
+ * synchronously: first come, first served.
+ */
 const spelledTails = new Map<string, Promise<unknown>>();
 /** Tails of the queues keyed by real path, so links and other spellings of one file share a queue too. */
 const realTails = new Map<string, Promise<unknown>>();
 
 /** The real path of a file, or of its nearest existing folder joined with the rest (for new files). */
-async function realKey(path: string): Promise<string> {
+async function realKey(realpath: (path: string) => Promise<string>, path: string): Promise<string> {
 	try {
 		return await realpath(path);
 	} catch {
 		const parent = dirname(path);
 		if (parent === path) return path;
-		return join(await realKey(parent), basename(path));
+		return join(await realKey(realpath, parent), basename(path));
 	}
 }
 
@@ -37,5 +41,21 @@ function enqueue<T>(tails: Map<string, Promise<unknown>>, key: string, task: () 
  * keyed by real path, so they never interleave either. Tasks on different files run in parallel.
  */
 export function withFileMutationQueue<T>(path: string, task: () => Promise<T>): Promise<T> {
-	return enqueue(spelledTails, resolve(path), async () => enqueue(realTails, await realKey(path), task));
+	return queueOn("local", localFileSystem.realpath, resolve(path), task);
+}
+
+/** `withFileMutationQueue` for a file of `workspace` (`path` absolute on it): one queue per host and file. */
+export function withWorkspaceMutationQueue<T>(workspace: Workspace, path: string, task: () => Promise<T>): Promise<T> {
+	return queueOn(workspace.label, (target) => workspace.fs.realpath(target), path, task);
+}
+
+function queueOn<T>(
+	host: string,
+	realpath: (path: string) => Promise<string>,
+	path: string,
+	task: () => Promise<T>,
+): Promise<T> {
+	return enqueue(spelledTails, `${host}\0${path}`, async () =>
+		enqueue(realTails, `${host}\0${await realKey(realpath, path)}`, task),
+	);
 }

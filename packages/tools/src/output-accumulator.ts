@@ -1,8 +1,10 @@
 import { randomBytes } from "node:crypto";
-import { createWriteStream, type WriteStream } from "node:fs";
-import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { errorMessage } from "./error-text.js";
 import { DEFAULT_MAX_BYTES, DEFAULT_MAX_LINES, type TruncationResult, truncateTail } from "./truncate.js";
+import { localFileSystem } from "./workspace/local/file-system.js";
+import { localTempDir } from "./workspace/local/paths.js";
+import type { WorkspaceFileSystem, WorkspaceWriteHandle } from "./workspace/types.js";
 
 const NEWLINE = 0x0a;
 /** Unwritten bytes of the full-output file above which `push` asks the producer to wait. */
@@ -17,6 +19,8 @@ export interface OutputAccumulatorOptions {
 	tempDir?: string;
 	/** Start of the full-output file's name: `<prefix>-<random hex>.log`. Default `"gantry-output"`. */
 	filePrefix?: string;
+	/** The file system the full-output file is written to (a Workspace's `fs`). Default this machine's. */
+	files?: WorkspaceFileSystem;
 }
 
 /** The output so far (or in full, from `finish`): its tail within the limits, and where the rest is. */
@@ -63,7 +67,12 @@ export class OutputAccumulator {
 	private head = 0;
 	private keptBytes = 0;
 	private dropped = false;
-	private file: WriteStream | undefined;
+	private readonly files: WorkspaceFileSystem;
+	/** The full-output file's writes, one after another; settles to the open file (undefined when it failed). */
+	private fileQueue: Promise<WorkspaceWriteHandle | undefined> | undefined;
+	/** Bytes handed to the full-output file that it has not taken yet. */
+	private unwritten = 0;
+	private drainWaiters: (() => void)[] = [];
 	private filePath: string | undefined;
 	private fileError: Error | undefined;
 	private bytes = 0;
@@ -74,7 +83,8 @@ export class OutputAccumulator {
 	constructor(options: OutputAccumulatorOptions = {}) {
 		this.maxLines = options.maxLines ?? DEFAULT_MAX_LINES;
 		this.maxBytes = options.maxBytes ?? DEFAULT_MAX_BYTES;
-		this.tempDir = options.tempDir ?? tmpdir();
+		this.tempDir = options.tempDir ?? localTempDir();
+		this.files = options.files ?? localFileSystem;
 		this.filePrefix = options.filePrefix ?? "gantry-output";
 		this.keepBytes = 2 * this.maxBytes;
 	}
@@ -118,30 +128,20 @@ export class OutputAccumulator {
 
 		this.chunks.push(chunk);
 		this.keptBytes += chunk.length;
-		let writable = true;
-		if (this.file) {
-			if (!this.fileError) writable = this.file.write(chunk);
+		if (this.fileQueue) {
+			this.writeToFile(chunk);
 		} else if (this.truncated) {
 			// Nothing was dropped yet (that needs twice the byte limit), so the kept chunks are the whole output.
 			this.spill();
 		}
 		this.dropOldChunks();
-		return writable;
+		return this.fileError !== undefined || this.unwritten <= FILE_HIGH_WATER_MARK;
 	}
 
 	/** Settles once the full-output file has caught up (at once when it is not behind). Never rejects. */
 	drained(): Promise<void> {
-		const file = this.file;
-		if (!file?.writableNeedDrain || this.fileError) return Promise.resolve();
-		return new Promise((resolve) => {
-			const done = () => {
-				file.off("drain", done);
-				file.off("close", done);
-				resolve();
-			};
-			file.on("drain", done);
-			file.on("close", done);
-		});
+		if (this.fileError || this.unwritten <= FILE_HIGH_WATER_MARK) return Promise.resolve();
+		return new Promise((resolve) => this.drainWaiters.push(resolve));
 	}
 
 	/** The tail of the output so far, for progress updates. Cheap enough to call every 100 ms. */
@@ -153,8 +153,8 @@ export class OutputAccumulator {
 	async finish(): Promise<OutputSnapshot> {
 		if (!this.finished) {
 			this.finished = true;
-			const file = this.file;
-			if (file) await closeStream(file);
+			const handle = await this.fileQueue;
+			if (handle) await handle.close().catch((error: unknown) => this.failFile(error));
 		}
 		return this.snapshot();
 	}
@@ -182,12 +182,38 @@ export class OutputAccumulator {
 
 	private spill(): void {
 		this.filePath = join(this.tempDir, `${this.filePrefix}-${randomBytes(8).toString("hex")}.log`);
-		const file = createWriteStream(this.filePath, { flags: "wx", mode: 0o600, highWaterMark: FILE_HIGH_WATER_MARK });
-		file.on("error", (error) => {
-			this.fileError = error;
+		this.fileQueue = this.files.createWriteStream(this.filePath).catch((error: unknown) => {
+			this.failFile(error);
+			return undefined;
 		});
-		for (let index = this.head; index < this.chunks.length; index++) file.write(this.chunks[index]);
-		this.file = file;
+		for (let index = this.head; index < this.chunks.length; index++) this.writeToFile(this.chunks[index]);
+	}
+
+	/** Queues a chunk for the full-output file; `unwritten` counts it until the file took it. */
+	private writeToFile(chunk: Buffer): void {
+		if (this.fileError || this.fileQueue === undefined) return;
+		this.unwritten += chunk.length;
+		this.fileQueue = this.fileQueue.then(async (handle) => {
+			try {
+				if (handle && !this.fileError) await handle.write(chunk);
+			} catch (error) {
+				this.failFile(error);
+			}
+			this.unwritten -= chunk.length;
+			if (this.unwritten <= FILE_HIGH_WATER_MARK || this.fileError) this.wakeDrainWaiters();
+			return handle;
+		});
+	}
+
+	private failFile(error: unknown): void {
+		this.fileError ??= error instanceof Error ? error : new Error(errorMessage(error));
+		this.wakeDrainWaiters();
+	}
+
+	private wakeDrainWaiters(): void {
+		const waiters = this.drainWaiters;
+		this.drainWaiters = [];
+		for (const wake of waiters) wake();
 	}
 
 	private dropOldChunks(): void {
@@ -235,12 +261,4 @@ function completeLength(bytes: Buffer): number {
 		return needed > back ? bytes.length - back : bytes.length;
 	}
 	return bytes.length;
-}
-
-function closeStream(stream: WriteStream): Promise<void> {
-	return new Promise((resolve) => {
-		if (stream.closed) return resolve();
-		stream.once("close", () => resolve());
-		stream.end();
-	});
 }

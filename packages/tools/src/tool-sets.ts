@@ -13,6 +13,8 @@ import type { ReadOptionSource, ReadToolOptions } from "./read/types.js";
 import { createBashToolDefinition } from "./shell/bash.js";
 import { createPowerShellToolDefinition } from "./shell/powershell.js";
 import type { BashToolOptions, PowerShellToolOptions } from "./shell/types.js";
+import type { Workspace } from "./workspace/types.js";
+import { workspaceOf } from "./workspace/workspace-of.js";
 import type { WriteToolOptions } from "./write/types.js";
 import { createWriteToolDefinition } from "./write/write.js";
 
@@ -20,7 +22,7 @@ export type BuiltinToolName = "read" | "bash" | "edit" | "write" | "grep" | "fin
 
 /** Options for every builtin at once; the per-tool options win over the shared ones. */
 export interface AllToolsOptions {
-	/** Folder for full-output files of bash and powershell. Default `os.tmpdir()`. */
+	/** Folder for full-output files of bash and powershell. Default the workspace's `tempDir`. */
 	tempDir?: string;
 	/** The model images are read for (or a getter for the current one). */
 	model?: ReadOptionSource<Model>;
@@ -36,36 +38,43 @@ export interface AllToolsOptions {
 	powershell?: PowerShellToolOptions;
 }
 
-/** Every builtin tool definition, by name. */
+/** Every builtin tool definition, by name, all acting on one workspace (a string: a local folder). */
 export function createAllToolDefinitions(
-	cwd: string,
+	cwdOrWorkspace: string | Workspace,
 	options: AllToolsOptions = {},
 ): Record<BuiltinToolName, ToolDefinition> {
+	const workspace = workspaceOf(cwdOrWorkspace);
 	const shared = options.tempDir === undefined ? {} : { tempDir: options.tempDir };
 	const readShared = {
 		...(options.model === undefined ? {} : { model: options.model }),
 		...(options.autoResizeImages === undefined ? {} : { autoResizeImages: options.autoResizeImages }),
 	};
 	return {
-		read: createReadToolDefinition(cwd, { ...readShared, ...options.read }),
-		bash: createBashToolDefinition(cwd, { ...shared, ...options.bash }),
-		edit: createEditToolDefinition(cwd, options.edit),
-		write: createWriteToolDefinition(cwd, options.write),
-		grep: createGrepToolDefinition(cwd, options.grep),
-		find: createFindToolDefinition(cwd, options.find),
-		ls: createLsToolDefinition(cwd, options.ls),
-		powershell: createPowerShellToolDefinition(cwd, { ...shared, ...options.powershell }),
+		read: createReadToolDefinition(workspace, { ...readShared, ...options.read }),
+		bash: createBashToolDefinition(workspace, { ...shared, ...options.bash }),
+		edit: createEditToolDefinition(workspace, options.edit),
+		write: createWriteToolDefinition(workspace, options.write),
+		grep: createGrepToolDefinition(workspace, options.grep),
+		find: createFindToolDefinition(workspace, options.find),
+		ls: createLsToolDefinition(workspace, options.ls),
+		powershell: createPowerShellToolDefinition(workspace, { ...shared, ...options.powershell }),
 	};
 }
 
 /** The tools that change files and run commands: read, bash, edit, write. */
-export function createCodingToolDefinitions(cwd: string, options: AllToolsOptions = {}): ToolDefinition[] {
-	const all = createAllToolDefinitions(cwd, options);
+export function createCodingToolDefinitions(
+	cwdOrWorkspace: string | Workspace,
+	options: AllToolsOptions = {},
+): ToolDefinition[] {
+	const all = createAllToolDefinitions(cwdOrWorkspace, options);
 	return [all.read, all.bash, all.edit, all.write];
 }
 
 /** The tools that only look: read, grep, find, ls. */
-export function createReadOnlyToolDefinitions(cwd: string, options: AllToolsOptions = {}): ToolDefinition[] {
-	const all = createAllToolDefinitions(cwd, options);
+export function createReadOnlyToolDefinitions(
+	cwdOrWorkspace: string | Workspace,
+	options: AllToolsOptions = {},
+): ToolDefinition[] {
+	const all = createAllToolDefinitions(cwdOrWorkspace, options);
 	return [all.read, all.grep, all.find, all.ls];
 }

@@ -17,7 +17,7 @@ import {
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { writeFileAtomic } from "../src/atomic-write.js";
+import { writeFileAtomic } from "../src/workspace/local/atomic-write.js";
 import { transpileForChild } from "./helpers/transpile-for-child.js";
 
 const isRoot = process.getuid?.() === 0;
@@ -110,7 +110,11 @@ async function killWriterMidWrite(entry: string, target: string, bytes: number):
 
 describe("writeFileAtomic: temporary files of killed writers", () => {
 	it("removes the temp file a writer killed with -9 left, on the next write of the same file", async () => {
-		const entry = await transpileForChild(sourceRoot, join(sourceRoot, "atomic-write.ts"), join(folder, "compiled"));
+		const entry = await transpileForChild(
+			sourceRoot,
+			join(sourceRoot, "workspace/local/atomic-write.ts"),
+			join(folder, "compiled"),
+		);
 		const target = join(folder, "data.bin");
 		await writeFile(target, "before");
 		let leftovers: string[] = [];

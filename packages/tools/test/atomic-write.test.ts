@@ -2,7 +2,7 @@ import { chmod, chown, mkdir, mkdtemp, readdir, readFile, rm, stat, symlink, wri
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { writeFileAtomic } from "../src/atomic-write.js";
+import { writeFileAtomic } from "../src/workspace/local/atomic-write.js";
 
 let folder: string;
 

@@ -4,9 +4,9 @@ import { join, relative } from "node:path";
 import { wrapToolDefinition } from "@gantry/extensions";
 import { Value } from "@sinclair/typebox/value";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { writeFileAtomic } from "../src/atomic-write.js";
 import { createEditToolDefinition, localEditOperations } from "../src/edit/edit.js";
 import { type EditOperations, editSchema } from "../src/edit/types.js";
+import { writeFileAtomic } from "../src/workspace/local/atomic-write.js";
 import { createWriteToolDefinition } from "../src/write/write.js";
 
 let folder: string;

@@ -27,6 +27,7 @@ describe("@gantry/tools surface", () => {
 			"createGrepToolDefinition",
 			"createLocalBashOperations",
 			"createLocalPowerShellOperations",
+			"createLocalWorkspace",
 			"createLsToolDefinition",
 			"createPowerShellToolDefinition",
 			"createReadOnlyToolDefinitions",

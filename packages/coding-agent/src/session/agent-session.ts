@@ -1,9 +1,7 @@
-import { mkdtempSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
 import { Agent, type AgentEvent, type AgentMessage, type AgentTool } from "@gantry/agent";
 import { type AssistantMessage, addUsage, createAssistantMessage, emptyUsage, type Model, type Tool } from "@gantry/ai";
 import { type ExtensionRunner, type ToolDefinition, type ToolInfo, wrapToolDefinition } from "@gantry/extensions";
+import type { Workspace } from "@gantry/tools";
 import { createToolHooks } from "./hook-bridge.js";
 import { applyToolLoadout } from "./loadout.js";
 import { createToolFilter } from "./name-patterns.js";
@@ -29,8 +27,10 @@ export type SessionDiagnosticListener = (message: string, error?: unknown) => vo
 export class AgentSession {
 	readonly agent: Agent;
 	readonly runner: ExtensionRunner;
-	/** The session's temp folder (spill files, codemode output); removed by `dispose()`. */
+	/** The session's temp folder (spill files, codemode output), inside the workspace's; removed by `dispose()`. */
 	readonly tempDir: string;
+	/** The host the builtin tools act on (`options.workspace`, else the local folder `options.cwd`). */
+	readonly workspace: Workspace;
 	readonly #options: AgentSessionOptions;
 	readonly #registry = new ToolRegistry();
 	readonly #nested: NestedToolCallRunner;
@@ -50,10 +50,12 @@ export class AgentSession {
 		options: AgentSessionOptions,
 		runner: ExtensionRunner,
 		transcript: { transcript: Transcript; loaded?: LoadedTranscript } | undefined,
+		environment: { workspace: Workspace; tempDir: string },
 	) {
 		this.#options = options;
 		this.runner = runner;
-		this.tempDir = mkdtempSync(join(tmpdir(), "gantry-session-"));
+		this.workspace = environment.workspace;
+		this.tempDir = environment.tempDir;
 		this.#transcript = transcript?.transcript;
 		this.#namedInAllowlist = new Set((options.tools ?? []).filter((name) => !name.includes("*")));
 		this.#isAllowed = createToolFilter(options.tools, options.excludeTools);
@@ -217,13 +219,18 @@ export class AgentSession {
 		await this.agent.waitForIdle();
 		this.runner.setToolHost(undefined);
 		this.runner.setActionHost(undefined);
-		rmSync(this.tempDir, { recursive: true, force: true });
+		// Every process the session's commands started dies with it, background ones included.
+		await this.workspace.processes.killAll?.();
+		await this.workspace.fs
+			.remove(this.tempDir)
+			.catch((error: unknown) => this.#report(`could not remove the session's temp folder ${this.tempDir}`, error));
 	}
 
 	#rebuild(): void {
 		// Builtin definitions depend only on the options, so they are made once and keep their identity.
 		this.#builtinSources ??= createBuiltinToolSources({
 			options: this.#options,
+			workspace: this.workspace,
 			tempDir: this.tempDir,
 			registry: this.#registry,
 			getModel: () => this.agent.state.model,
@@ -253,7 +260,7 @@ export class AgentSession {
 		);
 		this.agent.state.tools = loadout.declared;
 		this.agent.state.systemPrompt = buildSystemPrompt({
-			cwd: this.#options.cwd,
+			cwd: this.workspace.isLocal ? this.workspace.cwd : `${this.workspace.cwd} (on ${this.workspace.label})`,
 			declared: loadout.declaredDefinitions,
 			basePrompt: this.#options.systemPrompt,
 			appendix: this.#options.appendSystemPrompt,

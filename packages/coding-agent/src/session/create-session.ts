@@ -1,5 +1,7 @@
-import { resolve } from "node:path";
+import { randomBytes } from "node:crypto";
+import { join, posix, resolve } from "node:path";
 import { type Extension, ExtensionRunner, loadExtensions } from "@gantry/extensions";
+import { createLocalWorkspace, type Workspace } from "@gantry/tools";
 import { CodingAgentError } from "../errors.js";
 import { AgentSession } from "./agent-session.js";
 import type { AgentSessionOptions } from "./session-options.js";
@@ -15,8 +17,11 @@ import { Transcript } from "./transcript.js";
  * session.subscribe((event) => { if (event.type === "message_end") console.log(event.message); });
  * await session.prompt("Fix the failing test");
  */
-export async function createAgentSession(options: AgentSessionOptions): Promise<AgentSession> {
-	validateOptions(options);
+export async function createAgentSession(input: AgentSessionOptions): Promise<AgentSession> {
+	validateOptions(input);
+	const workspace = input.workspace ?? createLocalWorkspace(input.cwd as string);
+	// Everything that reads `cwd` (extensions' ctx.cwd, the system prompt, paths) sees the workspace's.
+	const options: AgentSessionOptions & { cwd: string } = { ...input, cwd: workspace.cwd };
 	const runner = new ExtensionRunner({
 		cwd: options.cwd,
 		model: options.model,
@@ -43,12 +48,40 @@ export async function createAgentSession(options: AgentSessionOptions): Promise<
 			);
 		}
 	}
-	return new AgentSession(options, runner, transcript);
+	return new AgentSession(options, runner, transcript, { workspace, tempDir: await createSessionTempDir(workspace) });
+}
+
+/** A fresh folder for the session inside the workspace's temp folder. */
+async function createSessionTempDir(workspace: Workspace): Promise<string> {
+	const name = `gantry-session-${randomBytes(6).toString("hex")}`;
+	const folder = workspace.isLocal ? join(workspace.tempDir, name) : posix.join(workspace.tempDir, name);
+	try {
+		await workspace.fs.mkdir(folder);
+	} catch (error) {
+		throw new CodingAgentError(
+			"invalid_option",
+			`Cannot create the session's temp folder ${folder}: ${messageOf(error)}`,
+			{
+				cause: error,
+			},
+		);
+	}
+	return folder;
 }
 
 function validateOptions(options: AgentSessionOptions): void {
-	if (typeof options.cwd !== "string" || options.cwd === "") {
-		throw new CodingAgentError("invalid_option", "createAgentSession: `cwd` must be a folder path");
+	if (options.workspace !== undefined) {
+		const workspace: Partial<Workspace> | null = options.workspace;
+		if (typeof workspace !== "object" || workspace === null || typeof workspace.cwd !== "string" || !workspace.fs)
+			throw new CodingAgentError(
+				"invalid_option",
+				"createAgentSession: `workspace` must be a Workspace (createLocalWorkspace(cwd), an SSH workspace, …)",
+			);
+	} else if (typeof options.cwd !== "string" || options.cwd === "") {
+		throw new CodingAgentError(
+			"invalid_option",
+			"createAgentSession: `cwd` must be a folder path (or pass a `workspace`)",
+		);
 	}
 	if (!options.model || typeof options.model.api !== "string") {
 		throw new CodingAgentError(

@@ -1,12 +1,19 @@
 import type { AgentMessage } from "@gantry/agent";
 import type { Model, stream } from "@gantry/ai";
 import type { Extension, ExtensionUI, ToolDefinition } from "@gantry/extensions";
-import type { AllToolsOptions } from "@gantry/tools";
+import type { AllToolsOptions, Workspace } from "@gantry/tools";
 
 /** Options of `createAgentSession`. */
 export interface AgentSessionOptions {
-	/** The project folder the tools work in. */
-	cwd: string;
+	/** The project folder the tools work in (on this machine). May be left out when `workspace` is given. */
+	cwd?: string;
+	/**
+	 * The host the builtin tools act on: its files, processes and paths (`createLocalWorkspace(cwd)`, an SSH
+	 * workspace, …). Default `createLocalWorkspace(cwd)`. When given, the session's cwd (the system prompt's,
+	 * extensions' `ctx.cwd`) is `workspace.cwd`, the session's temp folder is made inside `workspace.tempDir`,
+	 * and `dispose()` kills every process the workspace's `killAll` knows of. The session does not close it.
+	 */
+	workspace?: Workspace;
 	model: Model;
 	/** Overrides the provider key from the environment. */
 	apiKey?: string;

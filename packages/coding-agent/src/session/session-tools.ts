@@ -1,5 +1,5 @@
 import type { ToolDefinition } from "@gantry/extensions";
-import { createAllToolDefinitions } from "@gantry/tools";
+import { createAllToolDefinitions, type Workspace } from "@gantry/tools";
 import { createCodemodeToolDefinition } from "../codemode/index.js";
 import { createToolSearchToolDefinition } from "../tool-search/index.js";
 import type { AgentSessionOptions } from "./session-options.js";
@@ -10,6 +10,8 @@ const INACTIVE_BUILTINS = new Set(["grep", "find", "ls", "powershell"]);
 
 export interface SessionToolsEnvironment {
 	options: AgentSessionOptions;
+	/** Where the builtins act; its processes die with the session. */
+	workspace: Workspace;
 	tempDir: string;
 	registry: ToolRegistry;
 	getModel(): AgentSessionOptions["model"];
@@ -23,7 +25,7 @@ export function createBuiltinToolSources(environment: SessionToolsEnvironment): 
 	if (options.noTools === "all") return [];
 	const sources: ToolSource[] = [];
 	if (options.noTools !== "builtin") {
-		const builtins = createAllToolDefinitions(options.cwd, {
+		const builtins = createAllToolDefinitions(environment.workspace, {
 			...options.toolOptions,
 			tempDir: environment.tempDir,
 			model: environment.getModel,

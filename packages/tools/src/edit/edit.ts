@@ -1,9 +1,11 @@
-import { constants } from "node:fs";
-import { access, readFile } from "node:fs/promises";
 import { defineTool, type ToolDefinition } from "@gantry/extensions";
-import { writeFileAtomic } from "../atomic-write.js";
-import { withFileMutationQueue } from "../mutation-queue.js";
-import { resolveToolPath } from "../paths.js";
+import { throwIfAborted } from "../abort.js";
+import { errorCode, errorMessage } from "../error-text.js";
+import { withWorkspaceMutationQueue } from "../mutation-queue.js";
+import { resolveWorkspacePath } from "../paths.js";
+import { localFileSystem } from "../workspace/local/file-system.js";
+import type { Workspace, WorkspaceFileSystem } from "../workspace/types.js";
+import { workspaceOf } from "../workspace/workspace-of.js";
 import { applyChanges, normalizeEdits, planEdits } from "./apply.js";
 import { prepareEditArguments } from "./arguments.js";
 import { unifiedDiff } from "./diff.js";
@@ -17,16 +19,17 @@ import {
 	editSchema,
 } from "./types.js";
 
-/** The local file system, with writes through `writeFileAtomic` (temporary file + rename). */
-export const localEditOperations: EditOperations = {
-	access: (path) => access(path, constants.R_OK | constants.W_OK),
-	readFile: (path) => readFile(path),
-	writeFileAtomic: (path, data) => writeFileAtomic(path, data),
-};
-
-function errorCode(error: unknown): string | undefined {
-	return typeof error === "object" && error !== null && "code" in error ? String(error.code) : undefined;
+/** The edit tool's I/O on a workspace's file system. */
+export function editOperationsOn(fs: WorkspaceFileSystem): EditOperations {
+	return {
+		access: (path) => fs.access(path, "write"),
+		readFile: (path) => fs.readFile(path),
+		writeFileAtomic: (path, data) => fs.writeFileAtomic(path, data),
+	};
 }
+
+/** The local file system, with writes through `writeFileAtomic` (temporary file + rename). */
+export const localEditOperations: EditOperations = editOperationsOn(localFileSystem);
 
 /** Turns a file-system error into a message that says what to do next. */
 function describeFileError(error: unknown, displayPath: string): Error {
@@ -40,12 +43,8 @@ function describeFileError(error: unknown, displayPath: string): Error {
 		case "EPERM":
 			return new Error(`Permission denied: ${displayPath} cannot be read and written.`);
 		default:
-			return new Error(`Cannot edit ${displayPath}: ${error instanceof Error ? error.message : String(error)}`);
+			return new Error(`Cannot edit ${displayPath}: ${errorMessage(error)}`);
 	}
-}
-
-function throwIfAborted(signal: AbortSignal | undefined): void {
-	if (signal?.aborted) throw new Error("Operation aborted");
 }
 
 function toBuffer(data: Uint8Array): Buffer {
@@ -75,10 +74,11 @@ async function readTextFile(operations: EditOperations, path: string, displayPat
  * atomically and only when every edit applies.
  */
 export function createEditToolDefinition(
-	cwd: string,
+	cwdOrWorkspace: string | Workspace,
 	options: EditToolOptions = {},
 ): ToolDefinition<typeof editSchema, EditToolDetails> {
-	const operations = options.operations ?? localEditOperations;
+	const workspace = workspaceOf(cwdOrWorkspace);
+	const operations = options.operations ?? editOperationsOn(workspace.fs);
 	return defineTool({
 		name: "edit",
 		label: "Edit",
@@ -99,9 +99,9 @@ export function createEditToolDefinition(
 		async execute(_toolCallId, params, signal) {
 			throwIfAborted(signal);
 			const displayPath = params.path;
-			const path = resolveToolPath(cwd, params.path);
+			const path = resolveWorkspacePath(workspace, params.path);
 			const edits = normalizeEdits(params.edits ?? []);
-			return withFileMutationQueue(path, async () => {
+			return withWorkspaceMutationQueue(workspace, path, async () => {
 				throwIfAborted(signal);
 				const file = await readTextFile(operations, path, displayPath);
 				const plan = planEdits(file, edits, displayPath);
@@ -111,8 +111,7 @@ export function createEditToolDefinition(
 				try {
 					await operations.writeFileAtomic(path, data);
 				} catch (error) {
-					const reason = error instanceof Error ? error.message : String(error);
-					throw new Error(`Could not save ${displayPath} (${reason}); the file was left unchanged.`);
+					throw new Error(`Could not save ${displayPath} (${errorMessage(error)}); the file was left unchanged.`);
 				}
 				const count = plan.changes.length;
 				const fuzzyNote =

@@ -1,13 +1,16 @@
 import { isAbsolute } from "node:path";
 import type { AgentToolResult } from "@gantry/agent";
 import { defineTool, type Theme, type ToolDefinition } from "@gantry/extensions";
-import { resolveToolPath } from "../paths.js";
-import { throwIfAborted } from "../search/abort.js";
-import { localStat } from "../search/local-fs.js";
-import { localGlob } from "../search/local-glob.js";
+import { throwIfAborted } from "../abort.js";
+import { resolveWorkspacePath } from "../paths.js";
+import { walkGlob } from "../search/glob-walk.js";
 import { describeTruncation, outputCutNotice } from "../search/output-cut.js";
 import { renderListing } from "../search/render-listing.js";
 import { truncateHead } from "../truncate.js";
+import { localFileSystem } from "../workspace/local/file-system.js";
+import { localGlob } from "../workspace/local/glob.js";
+import type { Workspace } from "../workspace/types.js";
+import { workspaceOf } from "../workspace/workspace-of.js";
 import {
 	DEFAULT_FIND_LIMIT,
 	type FindOperations,
@@ -18,15 +21,21 @@ import {
 	findSchema,
 } from "./types.js";
 
+/**
+ * The find tool's I/O on a workspace: `stat` of its file system, and its `glob` fast path when it has
+ * one, else the walker over its file system.
+ */
+export function findOperationsOn(workspace: Pick<Workspace, "fs" | "glob">): FindOperations {
+	const { fs } = workspace;
+	return {
+		stat: async (path) => (await fs.stat(path))?.kind,
+		glob: (pattern, cwd, signal) =>
+			workspace.glob ? workspace.glob(pattern, cwd, signal) : walkGlob(fs, pattern, cwd, signal),
+	};
+}
+
 /** The local file system (fast-glob). */
-export const localFindOperations: FindOperations = {
-	async stat(path) {
-		const stats = await localStat(path);
-		if (stats === undefined) return undefined;
-		return stats.isFile() ? "file" : stats.isDirectory() ? "directory" : "other";
-	},
-	glob: localGlob,
-};
+export const localFindOperations: FindOperations = findOperationsOn({ fs: localFileSystem, glob: localGlob });
 
 function optionalLimit(value: unknown): number | undefined {
 	if (value === undefined || value === null) return undefined;
@@ -41,10 +50,11 @@ function comparePaths(left: string, right: string): number {
 
 /** Creates the `find` tool: files by glob, respecting .gitignore. Folders are never returned, only files. */
 export function createFindToolDefinition(
-	cwd: string,
+	cwdOrWorkspace: string | Workspace,
 	options: FindToolOptions = {},
 ): ToolDefinition<typeof findSchema, FindToolDetails> {
-	const operations = options.operations ?? localFindOperations;
+	const workspace = workspaceOf(cwdOrWorkspace);
+	const operations = options.operations ?? findOperationsOn(workspace);
 	return defineTool<typeof findSchema, FindToolDetails>({
 		name: "find",
 		label: "Find",
@@ -66,8 +76,8 @@ export function createFindToolDefinition(
 					`The pattern ${JSON.stringify(pattern)} leaves the searched folder. Give a relative pattern and put the folder in path.`,
 				);
 			const limit = optionalLimit(params.limit) ?? DEFAULT_FIND_LIMIT;
-			const root = resolveToolPath(
-				cwd,
+			const root = resolveWorkspacePath(
+				workspace,
 				typeof params.path === "string" && params.path.trim() !== "" ? params.path : ".",
 			);
 			const kind = await operations.stat(root);

@@ -1,8 +1,8 @@
 import { basename } from "node:path";
-import { TimeSlicer, throwIfAborted } from "../search/abort.js";
+import { TimeSlicer, throwIfAborted } from "../abort.js";
 import { createGlobFilter } from "../search/glob-filter.js";
 import { IgnoreRules } from "../search/ignore-rules.js";
-import type { SearchFileReader } from "../search/local-fs.js";
+import type { SearchFileReader } from "../search/types.js";
 import { type WalkOperations, walkFiles } from "../search/walk.js";
 import { countMatches, type GrepEngineRequest, type GrepEngineResult, type GrepFileResult } from "./engine.js";
 import { FileSearcher, type GrepLine } from "./file-searcher.js";

@@ -1,9 +1,12 @@
 import { defineTool, type ToolDefinition } from "@gantry/extensions";
-import { resolveToolPath } from "../paths.js";
-import { throwIfAborted } from "../search/abort.js";
-import { localExists, localOpen, localReaddir, localReadText, localStat } from "../search/local-fs.js";
+import { throwIfAborted } from "../abort.js";
+import { resolveWorkspacePath } from "../paths.js";
 import { describeTruncation, outputCutNotice } from "../search/output-cut.js";
+import { searchOperationsOn } from "../search/workspace-search.js";
 import { DEFAULT_MAX_BYTES, formatSize, GREP_MAX_LINE_LENGTH, truncateHead } from "../truncate.js";
+import { localFileSystem } from "../workspace/local/file-system.js";
+import type { Workspace, WorkspaceFileSystem } from "../workspace/types.js";
+import { workspaceOf } from "../workspace/workspace-of.js";
 import { runBuiltinEngine } from "./builtin-engine.js";
 import type { GrepEngineName, GrepEngineRequest, GrepEngineResult } from "./engine.js";
 import { formatGrep, type GrepMatch } from "./format.js";
@@ -19,18 +22,13 @@ import {
 	grepSchema,
 } from "./types.js";
 
+/** The built-in engine's I/O on a workspace's file system. */
+export function grepOperationsOn(fs: WorkspaceFileSystem): GrepOperations {
+	return { ...searchOperationsOn(fs), stat: async (path) => (await fs.stat(path))?.kind };
+}
+
 /** The local file system. */
-export const localGrepOperations: GrepOperations = {
-	async stat(path) {
-		const stats = await localStat(path);
-		if (stats === undefined) return undefined;
-		return stats.isFile() ? "file" : stats.isDirectory() ? "directory" : "other";
-	},
-	readdir: localReaddir,
-	readText: localReadText,
-	exists: localExists,
-	open: localOpen,
-};
+export const localGrepOperations: GrepOperations = grepOperationsOn(localFileSystem);
 
 function optionalInteger(name: string, value: unknown, minimum: number): number | undefined {
 	if (value === undefined || value === null) return undefined;
@@ -41,16 +39,17 @@ function optionalInteger(name: string, value: unknown, minimum: number): number 
 
 /** Creates the `grep` tool: searches file contents, respecting .gitignore, with ripgrep or the built-in engine. */
 export function createGrepToolDefinition(
-	cwd: string,
+	cwdOrWorkspace: string | Workspace,
 	options: GrepToolOptions = {},
 ): ToolDefinition<typeof grepSchema, GrepToolDetails> {
-	const operations = options.operations ?? localGrepOperations;
+	const workspace = workspaceOf(cwdOrWorkspace);
+	const operations = options.operations ?? grepOperationsOn(workspace.fs);
 	const mode = options.engine ?? "auto";
 
 	async function search(request: GrepEngineRequest): Promise<{ engine: GrepEngineName; result: GrepEngineResult }> {
 		const builtin = async () => ({ engine: "builtin" as const, result: await runBuiltinEngine(request, operations) });
 		if (mode === "builtin" || (mode === "auto" && options.operations !== undefined)) return builtin();
-		const executable = await findRipgrep();
+		const executable = await findRipgrep(workspace);
 		if (executable === undefined) {
 			if (mode === "auto") return builtin();
 			throw new Error(
@@ -58,7 +57,8 @@ export function createGrepToolDefinition(
 			);
 		}
 		try {
-			return { engine: "ripgrep", result: await runRipgrepEngine(executable, request, localGrepOperations) };
+			const host = { processes: workspace.processes, executable, fs: workspace.fs };
+			return { engine: "ripgrep", result: await runRipgrepEngine(host, request) };
 		} catch (error) {
 			if (error instanceof RipgrepUnavailableError) {
 				if (mode === "auto") return builtin();
@@ -95,8 +95,8 @@ export function createGrepToolDefinition(
 			const limit = optionalInteger("limit", params.limit, 1) ?? DEFAULT_GREP_LIMIT;
 			const context = optionalInteger("context", params.context, 0) ?? 0;
 			const glob = typeof params.glob === "string" && params.glob.trim() !== "" ? params.glob.trim() : undefined;
-			const root = resolveToolPath(
-				cwd,
+			const root = resolveWorkspacePath(
+				workspace,
 				typeof params.path === "string" && params.path.trim() !== "" ? params.path : ".",
 			);
 			const kind = await operations.stat(root);

@@ -1,9 +1,11 @@
 import { basename, dirname } from "node:path";
-import { throwIfAborted } from "../search/abort.js";
+import { throwIfAborted } from "../abort.js";
 import { createGlobFilter } from "../search/glob-filter.js";
-import { type IgnoreFileReader, IgnoreRules } from "../search/ignore-rules.js";
+import { PreloadedIgnoreFiles } from "../search/ignore-preload.js";
+import { IgnoreRules } from "../search/ignore-rules.js";
 import { IgnoreScopes } from "../search/ignore-scopes.js";
-import { localIgnoreFileReaderSync } from "../search/local-fs.js";
+import { searchOperationsOn } from "../search/workspace-search.js";
+import type { WorkspaceFileSystem, WorkspaceProcesses } from "../workspace/types.js";
 import {
 	comparePaths,
 	countMatches,
@@ -17,6 +19,13 @@ import { type RipgrepExit, runRipgrep } from "./ripgrep-process.js";
 /** rg refused the request (most often a pattern its regex syntax rejects); `message` is rg's explanation. */
 export class RipgrepRejectedError extends Error {
 	override readonly name = "RipgrepRejectedError";
+}
+
+/** Where rg runs: the workspace's processes, the `rg` found there, and its files (for the .gitignore check). */
+export interface RipgrepHost {
+	processes: WorkspaceProcesses;
+	executable: string;
+	fs: WorkspaceFileSystem;
 }
 
 /** Most characters of file paths handed to one rg run. */
@@ -114,7 +123,7 @@ class JsonResults {
  * file, or undefined when the output passed `outputLimit` (rg is then killed).
  */
 async function searchJson(
-	executable: string,
+	rg: RipgrepHost,
 	request: GrepEngineRequest,
 	cwd: string,
 	targets: readonly string[],
@@ -128,7 +137,7 @@ async function searchJson(
 	const { outputLimit } = options;
 	let exit: RipgrepExit;
 	try {
-		exit = await runRipgrep(executable, args, {
+		exit = await runRipgrep(rg.processes, rg.executable, args, {
 			cwd,
 			signal: request.signal,
 			onOutput: (chunk) => {
@@ -146,11 +155,11 @@ async function searchJson(
 }
 
 /** Lists the files with at least one match (rg stops reading each file at its first match), in path order. */
-async function listMatchingFiles(executable: string, request: GrepEngineRequest): Promise<string[]> {
+async function listMatchingFiles(rg: RipgrepHost, request: GrepEngineRequest): Promise<string[]> {
 	const args = [...matchingFlags(request), ...walkFlags(request), "--files-with-matches", "--null"];
 	args.push("--regexp", request.pattern, "--", ".");
 	const chunks: Buffer[] = [];
-	const exit = await runRipgrep(executable, args, {
+	const exit = await runRipgrep(rg.processes, rg.executable, args, {
 		cwd: request.root,
 		signal: request.signal,
 		onOutput: (chunk) => chunks.push(chunk),
@@ -175,23 +184,25 @@ async function listMatchingFiles(executable: string, request: GrepEngineRequest)
  * does not). Throws `RipgrepRejectedError` when rg refuses the pattern, `Operation aborted` on abort
  * (rg is killed).
  */
-export async function runRipgrepEngine(
-	executable: string,
-	request: GrepEngineRequest,
-	reader: IgnoreFileReader,
-): Promise<GrepEngineResult> {
+export async function runRipgrepEngine(rg: RipgrepHost, request: GrepEngineRequest): Promise<GrepEngineResult> {
 	const { root, maxMatches, signal } = request;
 	throwIfAborted(signal);
 	if (request.isFile) {
 		const name = basename(root);
-		const results = await searchJson(executable, request, dirname(root), [name], { maxMatches, walk: false });
+		const results = await searchJson(rg, request, dirname(root), [name], { maxMatches, walk: false });
 		const lines = results?.get(name);
 		return { files: lines && countMatches(lines) > 0 ? [{ path: name, lines }] : [] };
 	}
 
-	const scopes = new IgnoreScopes(root, await IgnoreRules.forRoot(root, reader), localIgnoreFileReaderSync);
+	const reader = searchOperationsOn(rg.fs);
+	const ignoreFiles = new PreloadedIgnoreFiles(root, reader);
+	const scopes = new IgnoreScopes(root, await IgnoreRules.forRoot(root, reader), ignoreFiles);
 	const filter = request.glob ? createGlobFilter(request.glob) : undefined;
-	const keep = (path: string) => !(filter && !filter.includes(path)) && !scopes.ignores(path, false);
+	const keep = async (path: string) => {
+		if (filter && !filter.includes(path)) return false;
+		await ignoreFiles.loadFor(path);
+		return !scopes.ignores(path, false);
+	};
 	const files: GrepFileResult[] = [];
 	let found = 0;
 	const add = (path: string, lines: GrepLine[] | undefined) => {
@@ -203,7 +214,7 @@ export async function runRipgrepEngine(
 		found += count;
 	};
 
-	const onePass = await searchJson(executable, request, root, ["."], {
+	const onePass = await searchJson(rg, request, root, ["."], {
 		maxMatches,
 		walk: true,
 		outputLimit: ONE_PASS_OUTPUT_BYTES,
@@ -211,13 +222,13 @@ export async function runRipgrepEngine(
 	if (onePass !== undefined) {
 		for (const path of [...onePass.keys()].sort(comparePaths)) {
 			if (found >= maxMatches) break;
-			if (keep(path)) add(path, onePass.get(path));
+			if (await keep(path)) add(path, onePass.get(path));
 		}
 		throwIfAborted(signal);
 		return { files };
 	}
 
-	const candidates = await listMatchingFiles(executable, request);
+	const candidates = await listMatchingFiles(rg, request);
 	let next = 0;
 	while (found < maxMatches && next < candidates.length) {
 		const wanted = maxMatches - found;
@@ -225,12 +236,12 @@ export async function runRipgrepEngine(
 		let characters = 0;
 		while (next < candidates.length && batch.length < wanted && characters < MAX_ARGUMENT_CHARS) {
 			const path = candidates[next++];
-			if (!keep(path)) continue;
+			if (!(await keep(path))) continue;
 			batch.push(path);
 			characters += path.length + 1;
 		}
 		if (batch.length === 0) break;
-		const results = await searchJson(executable, request, root, batch, { maxMatches: wanted, walk: false });
+		const results = await searchJson(rg, request, root, batch, { maxMatches: wanted, walk: false });
 		for (const path of batch) add(path, results?.get(path));
 	}
 	throwIfAborted(signal);

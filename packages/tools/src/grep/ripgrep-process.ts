@@ -1,6 +1,6 @@
-import { spawn } from "node:child_process";
-import { ABORTED_MESSAGE } from "../search/abort.js";
-import { findExecutable } from "../shell/find-executable.js";
+import { ABORTED_MESSAGE, childAbortController } from "../abort.js";
+import { errorMessage } from "../error-text.js";
+import type { Workspace, WorkspaceProcesses } from "../workspace/types.js";
 
 /** rg could not be started (a broken install, or removed since it was looked up). */
 export class RipgrepUnavailableError extends Error {
@@ -18,64 +18,66 @@ export interface RipgrepExit {
 }
 
 /**
- * Runs rg with `args` in `cwd`, passing each chunk of its standard output to `onOutput`. Abort kills rg
- * and rejects with `Operation aborted`; so does a throwing `onOutput` (rejecting with its error). Rejects
- * with `RipgrepUnavailableError` when rg cannot be started.
+ * Runs rg with `args` in `cwd` through the workspace's processes, passing each chunk of its standard
+ * output to `onOutput`. Abort kills rg and rejects with `Operation aborted`; so does a throwing `onOutput`
+ * (rejecting with its error). Rejects with `RipgrepUnavailableError` when rg cannot be started.
  */
-export function runRipgrep(
+export async function runRipgrep(
+	processes: WorkspaceProcesses,
 	executable: string,
 	args: readonly string[],
 	options: { cwd: string; signal: AbortSignal | undefined; onOutput: (chunk: Buffer) => void },
 ): Promise<RipgrepExit> {
 	const { cwd, signal, onOutput } = options;
-	return new Promise((resolve, reject) => {
-		if (signal?.aborted) {
-			reject(new Error(ABORTED_MESSAGE));
-			return;
-		}
-		const child = spawn(executable, args, { cwd, stdio: ["ignore", "pipe", "pipe"], windowsHide: true });
-		let stderr = "";
-		let failure: Error | undefined;
-		const stop = (error: Error) => {
-			if (failure !== undefined) return;
-			failure = error;
-			child.kill("SIGKILL");
-		};
-		const onAbort = () => stop(new Error(ABORTED_MESSAGE));
-		signal?.addEventListener("abort", onAbort, { once: true });
-		child.stdout.on("data", (chunk: Buffer) => {
-			if (failure !== undefined) return;
-			try {
-				onOutput(chunk);
-			} catch (error) {
-				stop(error instanceof Error ? error : new Error(String(error)));
-			}
+	if (signal?.aborted) throw new Error(ABORTED_MESSAGE);
+	const { controller, dispose } = childAbortController(signal);
+	let stderr = "";
+	let failure: Error | undefined;
+	const stop = (error: Error) => {
+		if (failure !== undefined) return;
+		failure = error;
+		controller.abort();
+	};
+	let exit: RipgrepExit;
+	try {
+		const status = await processes.spawn(executable, args, {
+			cwd,
+			signal: controller.signal,
+			onStdout: (chunk) => {
+				if (failure !== undefined) return undefined;
+				try {
+					onOutput(chunk);
+				} catch (error) {
+					stop(error instanceof Error ? error : new Error(String(error)));
+				}
+				return undefined;
+			},
+			onStderr: (chunk) => {
+				if (stderr.length < STDERR_LIMIT) stderr += chunk.toString("utf8", 0, STDERR_LIMIT - stderr.length);
+				return undefined;
+			},
 		});
-		child.stderr.setEncoding("utf8");
-		child.stderr.on("data", (text: string) => {
-			if (stderr.length < STDERR_LIMIT) stderr += text.slice(0, STDERR_LIMIT - stderr.length);
-		});
-		child.on("error", (error) => {
-			signal?.removeEventListener("abort", onAbort);
-			reject(new RipgrepUnavailableError(`Could not run ripgrep (${executable}): ${error.message}`));
-		});
-		child.on("close", (code) => {
-			signal?.removeEventListener("abort", onAbort);
-			if (failure !== undefined) reject(failure);
-			else resolve({ code, stderr });
-		});
-	});
+		exit = { code: status.exitCode, stderr };
+	} catch (error) {
+		if (failure === undefined && !signal?.aborted)
+			throw new RipgrepUnavailableError(`Could not run ripgrep (${executable}): ${errorMessage(error)}`);
+		exit = { code: null, stderr };
+	} finally {
+		dispose();
+	}
+	if (failure !== undefined) throw failure;
+	if (signal?.aborted) throw new Error(ABORTED_MESSAGE);
+	return exit;
 }
 
-const lookups = new Map<string, Promise<string | undefined>>();
+const lookups = new WeakMap<WorkspaceProcesses, Promise<string | undefined>>();
 
-/** The path of `rg` on the current PATH, or undefined. Looked up once per PATH value. */
-export function findRipgrep(): Promise<string | undefined> {
-	const pathVariable = process.env.PATH ?? "";
-	let lookup = lookups.get(pathVariable);
+/** The path of `rg` on the workspace's host, or undefined. Looked up once per workspace. */
+export function findRipgrep(workspace: Workspace): Promise<string | undefined> {
+	let lookup = lookups.get(workspace.processes);
 	if (lookup === undefined) {
-		lookup = findExecutable("rg", pathVariable);
-		lookups.set(pathVariable, lookup);
+		lookup = workspace.processes.which("rg").catch(() => undefined);
+		lookups.set(workspace.processes, lookup);
 	}
 	return lookup;
 }

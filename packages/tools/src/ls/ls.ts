@@ -1,13 +1,15 @@
-import { readdirSync, statSync } from "node:fs";
 import { join } from "node:path";
 import type { AgentToolResult } from "@gantry/agent";
 import { defineTool, type Theme, type ToolDefinition } from "@gantry/extensions";
-import { resolveToolPath } from "../paths.js";
-import { throwIfAborted } from "../search/abort.js";
-import { localStat } from "../search/local-fs.js";
+import { throwIfAborted } from "../abort.js";
+import { errorCode, errorMessage } from "../error-text.js";
+import { resolveWorkspacePath } from "../paths.js";
 import { describeTruncation, outputCutNotice } from "../search/output-cut.js";
 import { renderListing } from "../search/render-listing.js";
 import { truncateHead } from "../truncate.js";
+import { localFileSystem } from "../workspace/local/file-system.js";
+import type { Workspace, WorkspaceFileSystem } from "../workspace/types.js";
+import { workspaceOf } from "../workspace/workspace-of.js";
 import {
 	DEFAULT_LS_LIMIT,
 	type LsEntry,
@@ -20,35 +22,28 @@ import {
 	lsSchema,
 } from "./types.js";
 
-function targetType(path: string): LsEntryType {
-	const stats = statSync(path, { throwIfNoEntry: false });
-	return stats === undefined ? "other" : stats.isDirectory() ? "directory" : stats.isFile() ? "file" : "other";
+/** The ls tool's I/O on a workspace's file system: one listing, then a `stat` per symbolic link. */
+export function lsOperationsOn(fs: WorkspaceFileSystem): LsOperations {
+	const targetType = async (path: string): Promise<LsEntryType> => {
+		const stats = await fs.stat(path).catch(() => undefined);
+		return stats === undefined ? "other" : stats.kind;
+	};
+	return {
+		stat: async (path) => (await fs.stat(path))?.kind,
+		async readdir(path) {
+			const listing = await fs.readdir(path);
+			const entries: LsEntry[] = new Array(listing.length);
+			for (let index = 0; index < listing.length; index++) {
+				const { name, kind } = listing[index];
+				entries[index] = { name, type: kind === "symlink" ? await targetType(join(path, name)) : kind };
+			}
+			return entries;
+		},
+	};
 }
 
 /** The local file system (a synchronous listing: one call, cheaper than a thread-pool round trip). */
-export const localLsOperations: LsOperations = {
-	async stat(path) {
-		const stats = await localStat(path);
-		if (stats === undefined) return undefined;
-		return stats.isFile() ? "file" : stats.isDirectory() ? "directory" : "other";
-	},
-	async readdir(path) {
-		const dirents = readdirSync(path, { withFileTypes: true });
-		const entries: LsEntry[] = new Array(dirents.length);
-		for (let index = 0; index < dirents.length; index++) {
-			const dirent = dirents[index];
-			const type: LsEntryType = dirent.isDirectory()
-				? "directory"
-				: dirent.isFile()
-					? "file"
-					: dirent.isSymbolicLink()
-						? targetType(join(path, dirent.name))
-						: "other";
-			entries[index] = { name: dirent.name, type };
-		}
-		return entries;
-	},
-};
+export const localLsOperations: LsOperations = lsOperationsOn(localFileSystem);
 
 function optionalLimit(value: unknown): number | undefined {
 	if (value === undefined || value === null) return undefined;
@@ -75,18 +70,19 @@ async function listFolder(operations: LsOperations, path: string): Promise<LsEnt
 		const kind = await operations.stat(path).catch(() => undefined);
 		if (kind === undefined) throw new Error(`Path not found: ${path}`);
 		if (kind !== "directory") throw new Error(`Not a directory: ${path}`);
-		const code = (error as NodeJS.ErrnoException).code;
+		const code = errorCode(error);
 		if (code === "EACCES" || code === "EPERM") throw new Error(`Cannot list ${path}: permission denied.`);
-		throw new Error(`Cannot list ${path}: ${error instanceof Error ? error.message : String(error)}`);
+		throw new Error(`Cannot list ${path}: ${errorMessage(error)}`);
 	}
 }
 
 /** Creates the `ls` tool: one folder's entries, sorted, dotfiles included, `/` after folders. */
 export function createLsToolDefinition(
-	cwd: string,
+	cwdOrWorkspace: string | Workspace,
 	options: LsToolOptions = {},
 ): ToolDefinition<typeof lsSchema, LsToolDetails> {
-	const operations = options.operations ?? localLsOperations;
+	const workspace = workspaceOf(cwdOrWorkspace);
+	const operations = options.operations ?? lsOperationsOn(workspace.fs);
 	return defineTool<typeof lsSchema, LsToolDetails>({
 		name: "ls",
 		label: "List",
@@ -101,8 +97,8 @@ export function createLsToolDefinition(
 		async execute(_toolCallId, params, signal) {
 			throwIfAborted(signal);
 			const limit = optionalLimit(params.limit) ?? DEFAULT_LS_LIMIT;
-			const path = resolveToolPath(
-				cwd,
+			const path = resolveWorkspacePath(
+				workspace,
 				typeof params.path === "string" && params.path.trim() !== "" ? params.path : ".",
 			);
 			const all = sortEntries(await listFolder(operations, path));

@@ -1,6 +1,7 @@
 // Finds one page of lines in a file by reading it in chunks: lines before the page are only counted
 // (newlines found in the raw bytes, nothing decoded or kept), the page's bytes are copied out, and the
 // scan stops as soon as the page is full and it is known whether more lines follow.
+import { throwIfAborted } from "../abort.js";
 import { NewlineCounter } from "./count-newlines.js";
 
 /** Reads bytes at a file position; resolves to how many were read (0 at the end of the file). */
@@ -37,10 +38,6 @@ export interface LinePage {
 }
 
 const NEWLINE = 0x0a;
-
-export function throwIfAborted(signal: AbortSignal | undefined): void {
-	if (signal?.aborted) throw new Error("Operation aborted");
-}
 
 /** Reads the page of lines `request` describes. Throws "Operation aborted" when `signal` fires. */
 export async function readLinePage(reader: ChunkReader, request: LinePageRequest): Promise<LinePage> {

@@ -1,10 +1,10 @@
 import type { AgentToolResult } from "@gantry/agent";
 import type { Model } from "@gantry/ai";
+import { throwIfAborted } from "../abort.js";
 import type { ImageResizeLimits } from "../image/limits.js";
 import { probeImage } from "../image/probe-image.js";
 import { processImageBytes } from "../image/process-image.js";
 import { formatSize } from "../truncate.js";
-import { throwIfAborted } from "./line-page.js";
 import type { ReadFileHandle, ReadToolDetails } from "./types.js";
 
 /** Image files bigger than this are not loaded. */

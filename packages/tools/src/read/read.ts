@@ -1,12 +1,14 @@
-import { close, open, read } from "node:fs";
-import { stat } from "node:fs/promises";
 import type { AgentToolResult } from "@gantry/agent";
 import { defineTool, type ExtensionToolContext, type ToolDefinition } from "@gantry/extensions";
+import { throwIfAborted } from "../abort.js";
+import { errorCode, errorMessage } from "../error-text.js";
 import { detectImageFormat } from "../image/detect.js";
-import { resolveToolPath } from "../paths.js";
+import { resolveWorkspacePath } from "../paths.js";
 import { DEFAULT_MAX_BYTES, DEFAULT_MAX_LINES, formatSize } from "../truncate.js";
+import { localFileSystem } from "../workspace/local/file-system.js";
+import type { Workspace } from "../workspace/types.js";
+import { workspaceOf } from "../workspace/workspace-of.js";
 import { BINARY_SNIFF_BYTES, looksBinary } from "./binary.js";
-import { throwIfAborted } from "./line-page.js";
 import { readImageFile } from "./read-image.js";
 import { readTextFile } from "./read-text.js";
 import { renderReadCall, renderReadResult } from "./render.js";
@@ -20,35 +22,8 @@ import {
 	readSchema,
 } from "./types.js";
 
-/** Reads the local file system. */
-export const localReadOperations: ReadOperations = {
-	async stat(path) {
-		try {
-			const stats = await stat(path);
-			return { kind: stats.isFile() ? "file" : stats.isDirectory() ? "directory" : "other", size: stats.size };
-		} catch (error) {
-			const code = (error as NodeJS.ErrnoException).code;
-			if (code === "ENOENT" || code === "ENOTDIR") return undefined;
-			throw error;
-		}
-	},
-	async open(path) {
-		// Plain callbacks: for many small chunk reads they cost far less than FileHandle's promises.
-		const descriptor = await new Promise<number>((resolve, reject) =>
-			open(path, "r", (error, fd) => (error ? reject(error) : resolve(fd))),
-		);
-		return {
-			read: (buffer, offset, length, position) =>
-				new Promise<number>((resolve, reject) =>
-					read(descriptor, buffer, offset, length, position, (error, bytesRead) =>
-						error ? reject(error) : resolve(bytesRead),
-					),
-				),
-			close: () =>
-				new Promise<void>((resolve, reject) => close(descriptor, (error) => (error ? reject(error) : resolve()))),
-		};
-	},
-};
+/** Reads the local file system (the local Workspace's files). */
+export const localReadOperations: ReadOperations = localFileSystem;
 
 function currentValue<T>(source: ReadOptionSource<T> | undefined): T | undefined {
 	return typeof source === "function" ? (source as () => T | undefined)() : source;
@@ -62,17 +37,18 @@ function checkLineNumber(name: string, value: unknown): number | undefined {
 }
 
 function describeOpenError(path: string, error: unknown): Error {
-	const code = (error as NodeJS.ErrnoException).code;
+	const code = errorCode(error);
 	if (code === "EACCES" || code === "EPERM") return new Error(`Cannot read ${path}: permission denied.`);
-	return new Error(`Cannot read ${path}: ${error instanceof Error ? error.message : String(error)}`);
+	return new Error(`Cannot read ${path}: ${errorMessage(error)}`);
 }
 
 /** Creates the `read` tool: pages of text files, images for the model, binary files reported by size. */
 export function createReadToolDefinition(
-	cwd: string,
+	cwdOrWorkspace: string | Workspace,
 	options: ReadToolOptions = {},
 ): ToolDefinition<typeof readSchema, ReadToolDetails> {
-	const operations = options.operations ?? localReadOperations;
+	const workspace = workspaceOf(cwdOrWorkspace);
+	const operations = options.operations ?? workspace.fs;
 	const maxLines = options.maxLines ?? DEFAULT_MAX_LINES;
 	const maxBytes = options.maxBytes ?? DEFAULT_MAX_BYTES;
 	return defineTool<typeof readSchema, ReadToolDetails>({
@@ -98,7 +74,7 @@ export function createReadToolDefinition(
 				throw new Error("path is required: give the file to read.");
 			const offset = checkLineNumber("offset", params.offset) ?? 1;
 			const limit = checkLineNumber("limit", params.limit);
-			const path = resolveToolPath(cwd, params.path);
+			const path = resolveWorkspacePath(workspace, params.path);
 
 			const stats = await operations.stat(path);
 			if (stats === undefined) throw new Error(`File not found: ${path}`);

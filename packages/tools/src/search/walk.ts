@@ -1,7 +1,7 @@
 import { join } from "node:path";
 import type { GlobFilter } from "./glob-filter.js";
 import { GITIGNORE, type IgnoreFileReader, type IgnoreRules } from "./ignore-rules.js";
-import type { SearchEntry } from "./local-fs.js";
+import type { SearchEntry } from "./types.js";
 
 /** The I/O a walk needs. */
 export interface WalkOperations extends IgnoreFileReader {
@@ -15,6 +15,8 @@ export interface WalkOptions {
 	rules: IgnoreRules;
 	/** Selects files (and may leave out folders). Default: every file. */
 	filter?: GlobFilter;
+	/** Says whether a symbolic link points to a file, which is then yielded like one. Default: links are skipped. */
+	isFileLink?: (absolutePath: string) => Promise<boolean>;
 }
 
 interface Frame {
@@ -41,7 +43,8 @@ const BATCH_SIZE = 256;
 /**
  * Yields the regular files under `root` (paths relative to it, `/` separators) in plain string order
  * of those paths, in batches: hidden files included, `.git` and everything the .gitignore files
- * ignore left out (ignored folders are not entered), links not followed. Folders that cannot be
+ * ignore left out (ignored folders are not entered), links not followed (links to files are yielded
+ * when `isFileLink` says so). Folders that cannot be
  * listed are skipped, except the root: its failure rejects.
  */
 export async function* walkFiles(root: string, options: WalkOptions): AsyncGenerator<string[]> {
@@ -64,7 +67,7 @@ export async function* walkFiles(root: string, options: WalkOptions): AsyncGener
 			} catch {
 				// Unreadable or vanished folder: skip it, as rg does.
 			}
-		} else if (entry.kind === "file") {
+		} else if (entry.kind === "file" || (entry.kind === "symlink" && (await options.isFileLink?.(join(root, path))))) {
 			if (frame.rules.ignores(path, false, entry.name)) continue;
 			if (filter && !filter.includes(path)) continue;
 			batch.push(path);

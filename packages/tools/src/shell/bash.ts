@@ -1,6 +1,13 @@
 import type { ToolDefinition } from "@gantry/extensions";
 import { DEFAULT_MAX_BYTES, DEFAULT_MAX_LINES, formatSize } from "../truncate.js";
-import { createLocalShellOperations, type LocalShellOperationsOptions } from "./shell-operations.js";
+import type { Workspace } from "../workspace/types.js";
+import { workspaceOf } from "../workspace/workspace-of.js";
+import {
+	createLocalShellOperations,
+	type LocalShellOperationsOptions,
+	type ShellInvocation,
+	shellOperationsOn,
+} from "./shell-operations.js";
 import { createShellToolDefinition } from "./shell-tool.js";
 import { type BashOperations, type BashToolDetails, type BashToolOptions, bashSchema } from "./types.js";
 
@@ -16,8 +23,12 @@ export function createLocalBashOperations(
 		shell?: string;
 	} = {},
 ): BashOperations {
-	const shell = options.shell ?? "bash";
-	return createLocalShellOperations((command) => ({ file: shell, args: ["-c", command] }), options);
+	return createLocalShellOperations(bashInvocation(options.shell ?? "bash"), options);
+}
+
+/** `<shell> -c <command>`. */
+function bashInvocation(shell: string): ShellInvocation {
+	return (command) => ({ file: shell, args: ["-c", command] });
 }
 
 /** The default `BashOperations`: local `bash -c`. */
@@ -29,9 +40,10 @@ export const localBashOperations: BashOperations = createLocalBashOperations();
  * exit returns `isError: true`; abort and timeout throw with the output so far, after killing the tree.
  */
 export function createBashToolDefinition(
-	cwd: string,
+	cwdOrWorkspace: string | Workspace,
 	options: BashToolOptions = {},
 ): ToolDefinition<typeof bashSchema, BashToolDetails> {
+	const workspace = workspaceOf(cwdOrWorkspace);
 	return createShellToolDefinition({
 		name: "bash",
 		label: "bash",
@@ -45,8 +57,8 @@ export function createBashToolDefinition(
 		parameters: bashSchema,
 		prompt: "$",
 		constrainedSampling: { type: "json_schema", strict: "prefer" },
-		cwd,
-		operations: options.operations ?? localBashOperations,
+		workspace,
+		operations: options.operations ?? shellOperationsOn(workspace.processes, bashInvocation("bash")),
 		env: options.env,
 		tempDir: options.tempDir,
 		filePrefix: "gantry-bash",

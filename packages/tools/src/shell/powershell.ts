@@ -1,7 +1,9 @@
 import type { ToolDefinition } from "@gantry/extensions";
 import { DEFAULT_MAX_BYTES, DEFAULT_MAX_LINES, formatSize } from "../truncate.js";
-import { findExecutable } from "./find-executable.js";
-import { createLocalShellOperations, type LocalShellOperationsOptions } from "./shell-operations.js";
+import { createLocalProcesses } from "../workspace/local/processes.js";
+import type { Workspace, WorkspaceProcesses } from "../workspace/types.js";
+import { workspaceOf } from "../workspace/workspace-of.js";
+import { type LocalShellOperationsOptions, type ShellInvocation, shellOperationsOn } from "./shell-operations.js";
 import { createShellToolDefinition } from "./shell-tool.js";
 import {
 	type PowerShellOperations,
@@ -18,14 +20,20 @@ const POWERSHELL_ARGUMENTS = ["-NoProfile", "-NonInteractive", "-Command"];
  * (`powershell.exe`). Rejects with an installation hint when neither is there.
  */
 export function createLocalPowerShellOperations(options: LocalShellOperationsOptions = {}): PowerShellOperations {
-	return createLocalShellOperations(async (command, env) => {
-		const file = await findExecutable("pwsh", env?.PATH ?? process.env.PATH);
+	const processes = createLocalProcesses(options);
+	return shellOperationsOn(processes, powershellInvocation(processes));
+}
+
+/** `pwsh -NoProfile -NonInteractive -Command <command>`, pwsh looked up at each call. */
+function powershellInvocation(processes: WorkspaceProcesses): ShellInvocation {
+	return async (command, env) => {
+		const file = await processes.which("pwsh", env?.PATH === undefined ? undefined : { path: env.PATH });
 		if (file) return { file, args: [...POWERSHELL_ARGUMENTS, command] };
 		if (process.platform === "win32") return { file: "powershell.exe", args: [...POWERSHELL_ARGUMENTS, command] };
 		throw new Error(
 			"PowerShell is not installed: no `pwsh` executable was found on PATH. Install PowerShell 7 (https://aka.ms/powershell) or use the bash tool instead.",
 		);
-	}, options);
+	};
 }
 
 /** The default `PowerShellOperations`: local `pwsh`. */
@@ -36,9 +44,10 @@ export const localPowerShellOperations: PowerShellOperations = createLocalPowerS
  * throttled updates, timeout) with `pwsh`. Available on Windows, and elsewhere when `pwsh` is on PATH.
  */
 export function createPowerShellToolDefinition(
-	cwd: string,
+	cwdOrWorkspace: string | Workspace,
 	options: PowerShellToolOptions = {},
 ): ToolDefinition<typeof powershellSchema, PowerShellToolDetails> {
+	const workspace = workspaceOf(cwdOrWorkspace);
 	return createShellToolDefinition({
 		name: "powershell",
 		label: "PowerShell",
@@ -50,8 +59,8 @@ export function createPowerShellToolDefinition(
 		],
 		parameters: powershellSchema,
 		prompt: "PS>",
-		cwd,
-		operations: options.operations ?? localPowerShellOperations,
+		workspace,
+		operations: options.operations ?? shellOperationsOn(workspace.processes, powershellInvocation(workspace.processes)),
 		env: options.env,
 		tempDir: options.tempDir,
 		filePrefix: "gantry-powershell",

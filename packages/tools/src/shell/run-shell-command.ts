@@ -1,7 +1,9 @@
 import type { AgentToolResult, AgentToolUpdateCallback } from "@gantry/agent";
 import type { JsonValue } from "@gantry/ai";
+import { childAbortController, throwIfAborted } from "../abort.js";
 import { OutputAccumulator, type OutputSnapshot } from "../output-accumulator.js";
 import { formatSize } from "../truncate.js";
+import type { WorkspaceFileSystem } from "../workspace/types.js";
 import type { ShellOperations } from "./shell-operations.js";
 
 /** Least time between two `onUpdate` calls of a running shell command. */
@@ -32,8 +34,10 @@ export interface RunShellCommandOptions {
 	signal?: AbortSignal;
 	onUpdate?: AgentToolUpdateCallback<ShellToolDetails>;
 	env?: Record<string, string>;
+	/** Where the full-output file is written. */
+	files: WorkspaceFileSystem;
 	/** Folder for the full-output file. */
-	tempDir?: string;
+	tempDir: string;
 	/** Start of the full-output file's name. */
 	filePrefix: string;
 }
@@ -63,12 +67,15 @@ export function parseShellTimeout(timeout: unknown): number | undefined {
  */
 export async function runShellCommand(options: RunShellCommandOptions): Promise<AgentToolResult<ShellToolDetails>> {
 	const { signal, onUpdate, timeout } = options;
-	if (signal?.aborted) throw new Error("Operation aborted");
+	throwIfAborted(signal);
 
-	const accumulator = new OutputAccumulator({ tempDir: options.tempDir, filePrefix: options.filePrefix });
-	const controller = new AbortController();
-	const onAbort = () => controller.abort();
-	signal?.addEventListener("abort", onAbort, { once: true });
+	const accumulator = new OutputAccumulator({
+		files: options.files,
+		tempDir: options.tempDir,
+		filePrefix: options.filePrefix,
+	});
+	// The call's own signal: however many calls share `signal`, it carries one listener (see `onAbort`).
+	const { controller, dispose } = childAbortController(signal);
 	let timedOut = false;
 	const timer =
 		timeout === undefined
@@ -122,7 +129,7 @@ export async function runShellCommand(options: RunShellCommandOptions): Promise<
 		settled = true;
 		clearTimeout(timer);
 		clearTimeout(updateTimer);
-		signal?.removeEventListener("abort", onAbort);
+		dispose();
 	}
 	const wallTimeSeconds = elapsedSeconds();
 	const snapshot = await accumulator.finish();

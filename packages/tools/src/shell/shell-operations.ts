@@ -1,5 +1,6 @@
-import { stat } from "node:fs/promises";
-import { DEFAULT_KILL_GRACE_MS, killProcessTree } from "./kill-process-tree.js";
+import { throwIfAborted } from "../abort.js";
+import { createLocalProcesses, type LocalProcessesOptions } from "../workspace/local/processes.js";
+import type { WorkspaceProcesses } from "../workspace/types.js";
 
 /** Options of one `ShellOperations.exec` call. */
 export interface ShellExecOptions {
@@ -46,111 +47,32 @@ export type ShellInvocation = (
 	env: Record<string, string> | undefined,
 ) => { file: string; args: string[] } | Promise<{ file: string; args: string[] }>;
 
-export interface LocalShellOperationsOptions {
-	/** Milliseconds between SIGTERM and SIGKILL when a command is killed. Default 500. */
-	killGraceMs?: number;
-	/**
-	 * After the shell exited, a background process it left may still hold the output open: reading goes on
-	 * while output keeps arriving within each `drainMs` (at most 20 times), then stops. Default 100 ms.
-	 */
-	drainMs?: number;
-}
-
-const DEFAULT_DRAIN_MS = 100;
-const MAX_BUSY_DRAIN_CHECKS = 20;
+/** Options of the local processes behind `createLocalShellOperations`. */
+export type LocalShellOperationsOptions = LocalProcessesOptions;
 
 /**
- * Local `ShellOperations`: spawns the invocation with execa as the leader of a new process group, stdin
- * ignored (a command waiting for input sees end of file instead of hanging), and kills the whole group on
- * abort. Processes a finished command left in the background keep running.
+ * `ShellOperations` on a workspace's processes: each command runs as `invocation` gives it, with stdout
+ * and stderr both passed to `onData`, as the leader of its own process group (killed with everything it
+ * started on abort).
+ */
+export function shellOperationsOn(processes: WorkspaceProcesses, invocation: ShellInvocation): ShellOperations {
+	return {
+		async exec(command, cwd, { onData, signal, env }) {
+			throwIfAborted(signal);
+			const { file, args } = await invocation(command, env);
+			return processes.spawn(file, args, { cwd, env, onStdout: onData, onStderr: onData, signal });
+		},
+	};
+}
+
+/**
+ * Local `ShellOperations`: spawns the invocation as the leader of a new process group, stdin ignored (a
+ * command waiting for input sees end of file instead of hanging), and kills the whole tree on abort
+ * (see `createLocalProcesses`). Processes a finished command left in the background keep running.
  */
 export function createLocalShellOperations(
 	invocation: ShellInvocation,
 	options: LocalShellOperationsOptions = {},
 ): ShellOperations {
-	const graceMs = options.killGraceMs ?? DEFAULT_KILL_GRACE_MS;
-	const drainMs = options.drainMs ?? DEFAULT_DRAIN_MS;
-	return {
-		async exec(command, cwd, { onData, signal, env }) {
-			if (signal?.aborted) throw new Error("Operation aborted");
-			const { file, args } = await invocation(command, env);
-			const { execa } = await loadExeca();
-			const subprocess = execa(file, args, {
-				cwd,
-				env,
-				detached: process.platform !== "win32",
-				stdin: "ignore",
-				buffer: false,
-				reject: false,
-				encoding: "buffer",
-				stripFinalNewline: false,
-				windowsHide: true,
-			});
-			const streams = [subprocess.stdout, subprocess.stderr];
-			let paused = false;
-			let receivedSinceCheck = false;
-			const onChunk = (chunk: Buffer) => {
-				receivedSinceCheck = true;
-				const wait = onData(chunk);
-				if (!wait || paused) return;
-				paused = true;
-				for (const stream of streams) stream.pause();
-				const resume = () => {
-					paused = false;
-					for (const stream of streams) stream.resume();
-				};
-				wait.then(resume, resume);
-			};
-			for (const stream of streams) stream.on("data", onChunk);
-			const pid = subprocess.pid;
-
-			const stopReading = () => {
-				for (const stream of streams) stream.destroy();
-			};
-			let drainTimer: NodeJS.Timeout | undefined;
-			let busyChecks = 0;
-			const checkDrained = () => {
-				const busy = paused || (receivedSinceCheck && busyChecks++ < MAX_BUSY_DRAIN_CHECKS);
-				receivedSinceCheck = false;
-				if (busy) drainTimer = setTimeout(checkDrained, drainMs);
-				else stopReading();
-			};
-			subprocess.once("exit", () => {
-				receivedSinceCheck = false;
-				drainTimer = setTimeout(checkDrained, drainMs);
-			});
-			let killing: Promise<void> | undefined;
-			const onAbort = () => {
-				if (pid === undefined) return;
-				killing = killProcessTree(pid, { graceMs }).then(stopReading);
-			};
-			signal?.addEventListener("abort", onAbort, { once: true });
-			if (signal?.aborted) onAbort();
-			try {
-				const result = await subprocess;
-				await killing;
-				if (result.signal) return { exitCode: null, signal: result.signal };
-				if (typeof result.exitCode === "number") return { exitCode: result.exitCode };
-				throw await startFailure(file, cwd, result.originalMessage ?? result.message ?? "no exit code");
-			} finally {
-				clearTimeout(drainTimer);
-				signal?.removeEventListener("abort", onAbort);
-			}
-		},
-	};
-}
-
-async function startFailure(file: string, cwd: string, reason: string): Promise<Error> {
-	const info = await stat(cwd).catch(() => undefined);
-	if (!info) return new Error(`Working directory does not exist: ${cwd}. Run the command from an existing folder.`);
-	if (!info.isDirectory()) return new Error(`Working directory is not a folder: ${cwd}.`);
-	return new Error(`Could not start ${file}: ${reason}`);
-}
-
-let execaLoading: Promise<typeof import("execa")> | undefined;
-
-/** execa takes ~130 ms to load; it is loaded when the first command runs, not at import time. */
-function loadExeca(): Promise<typeof import("execa")> {
-	execaLoading ??= import("execa");
-	return execaLoading;
+	return shellOperationsOn(createLocalProcesses(options), invocation);
 }

@@ -1,6 +1,8 @@
 import type { ConstrainedSampling } from "@gantry/ai";
 import { defineTool, type Theme, type ToolDefinition } from "@gantry/extensions";
 import { Type } from "@sinclair/typebox";
+import { throwIfAborted } from "../abort.js";
+import type { Workspace } from "../workspace/types.js";
 import { parseShellTimeout, runShellCommand, type ShellToolDetails } from "./run-shell-command.js";
 import type { ShellOperations } from "./shell-operations.js";
 
@@ -52,7 +54,8 @@ export interface ShellToolConfig {
 	/** Prompt shown before the command by `renderCall`, e.g. `"$"`. */
 	prompt: string;
 	constrainedSampling?: ConstrainedSampling;
-	cwd: string;
+	/** Where commands run (its `cwd`) and where full-output files go (its `tempDir`, unless `tempDir`). */
+	workspace: Workspace;
 	operations: ShellOperations;
 	env?: Record<string, string>;
 	tempDir?: string;
@@ -73,7 +76,7 @@ export function createShellToolDefinition(config: ShellToolConfig): ToolDefiniti
 		annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: false, openWorldHint: true },
 		...(config.constrainedSampling ? { constrainedSampling: config.constrainedSampling } : {}),
 		async execute(_toolCallId, params, signal, onUpdate) {
-			if (signal?.aborted) throw new Error("Operation aborted");
+			throwIfAborted(signal);
 			const command: unknown = params.command;
 			if (typeof command !== "string" || command.trim() === "") {
 				throw new Error(`"command" must be a non-empty string with the ${config.label} command to run.`);
@@ -82,12 +85,13 @@ export function createShellToolDefinition(config: ShellToolConfig): ToolDefiniti
 			return runShellCommand({
 				operations: config.operations,
 				command,
-				cwd: config.cwd,
+				cwd: config.workspace.cwd,
 				timeout,
 				signal,
 				onUpdate,
 				env: config.env,
-				tempDir: config.tempDir,
+				files: config.workspace.fs,
+				tempDir: config.tempDir ?? config.workspace.tempDir,
 				filePrefix: config.filePrefix,
 			});
 		},

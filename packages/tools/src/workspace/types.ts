@@ -13,6 +13,12 @@
  *
  * This file is the contract between `@gantry/tools` and other implementations (`@gantry/ssh`): change it
  * only by adding optional members.
+ *
+ * Changes since the first version (all optional, so every implementation stays valid):
+ * - `WorkspaceProcesses.which` takes an optional `{ path }`: the PATH value to search instead of the
+ *   host's (the powershell tool passes its `env.PATH`). An implementation may ignore it.
+ * - `WorkspaceProcesses.killAll?()`: kills every process its `spawn` calls started that still runs,
+ *   background ones included; the session calls it from `dispose()`.
  */
 
 /** The kind of thing at a path. */
@@ -135,8 +141,16 @@ export interface WorkspaceProcesses {
 	 * missing program) when it cannot start.
 	 */
 	spawn(file: string, args: readonly string[], options: WorkspaceSpawnOptions): Promise<WorkspaceExitStatus>;
-	/** The absolute path of the program `name` on the host's PATH, or undefined. */
-	which(name: string): Promise<string | undefined>;
+	/**
+	 * The absolute path of the program `name` on the host's PATH (or on `options.path`, a PATH value, when
+	 * given and the implementation supports it), or undefined.
+	 */
+	which(name: string, options?: { path?: string }): Promise<string | undefined>;
+	/**
+	 * Optional: kills every process a `spawn` of this object started that still runs, those a finished
+	 * command left in the background included. `AgentSession.dispose()` calls it. Never rejects.
+	 */
+	killAll?(): Promise<void>;
 }
 
 /** The host the tools act on. */

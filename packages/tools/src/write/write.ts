@@ -1,10 +1,13 @@
-import { mkdir, stat } from "node:fs/promises";
 import { dirname } from "node:path";
 import { defineTool, type ToolDefinition } from "@gantry/extensions";
-import { writeFileAtomic } from "../atomic-write.js";
+import { throwIfAborted } from "../abort.js";
 import { renderErrorResult, resultText } from "../edit/render.js";
-import { withFileMutationQueue } from "../mutation-queue.js";
-import { resolveToolPath } from "../paths.js";
+import { errorCode, errorMessage } from "../error-text.js";
+import { withWorkspaceMutationQueue } from "../mutation-queue.js";
+import { resolveWorkspacePath } from "../paths.js";
+import { localFileSystem } from "../workspace/local/file-system.js";
+import type { Workspace, WorkspaceFileSystem } from "../workspace/types.js";
+import { workspaceOf } from "../workspace/workspace-of.js";
 import {
 	type WriteOperations,
 	type WriteToolDetails,
@@ -13,29 +16,24 @@ import {
 	writeSchema,
 } from "./types.js";
 
-function errorCode(error: unknown): string | undefined {
-	return typeof error === "object" && error !== null && "code" in error ? String(error.code) : undefined;
+/** The write tool's I/O on a workspace's file system. */
+export function writeOperationsOn(fs: WorkspaceFileSystem): WriteOperations {
+	return {
+		mkdir: (path) => fs.mkdir(path),
+		writeFileAtomic: (path, data) => fs.writeFileAtomic(path, data),
+		// Nothing at `path` also when a parent is a file (ENOTDIR); mkdir then says why it cannot be created.
+		stat: async (path) => {
+			const stats = await fs.stat(path);
+			return stats === undefined ? undefined : { isDirectory: stats.kind === "directory" };
+		},
+	};
 }
 
 /** The local file system, with writes through `writeFileAtomic` (temporary file + rename). */
-export const localWriteOperations: WriteOperations = {
-	mkdir: async (path) => {
-		await mkdir(path, { recursive: true });
-	},
-	writeFileAtomic: (path, data) => writeFileAtomic(path, data),
-	stat: async (path) => {
-		try {
-			return { isDirectory: (await stat(path)).isDirectory() };
-		} catch (error) {
-			// ENOTDIR: a parent is a file, so nothing is at `path`; mkdir then says why it cannot be created.
-			if (errorCode(error) === "ENOENT" || errorCode(error) === "ENOTDIR") return undefined;
-			throw error;
-		}
-	},
-};
+export const localWriteOperations: WriteOperations = writeOperationsOn(localFileSystem);
 
 function describeWriteError(error: unknown, displayPath: string): Error {
-	const reason = error instanceof Error ? error.message : String(errorCode(error) ?? error);
+	const reason = error instanceof Error ? error.message : (errorCode(error) ?? errorMessage(error));
 	switch (errorCode(error)) {
 		case "ENOTDIR":
 		case "EEXIST":
@@ -60,16 +58,13 @@ async function withWriteErrors<T>(displayPath: string, operation: () => Promise<
 	}
 }
 
-function throwIfAborted(signal: AbortSignal | undefined): void {
-	if (signal?.aborted) throw new Error("Operation aborted");
-}
-
 /** The `write` tool: creates or replaces a whole file, atomically, creating missing folders. */
 export function createWriteToolDefinition(
-	cwd: string,
+	cwdOrWorkspace: string | Workspace,
 	options: WriteToolOptions = {},
 ): ToolDefinition<typeof writeSchema, WriteToolDetails> {
-	const operations = options.operations ?? localWriteOperations;
+	const workspace = workspaceOf(cwdOrWorkspace);
+	const operations = options.operations ?? writeOperationsOn(workspace.fs);
 	return defineTool({
 		name: "write",
 		label: "Write",
@@ -84,9 +79,9 @@ export function createWriteToolDefinition(
 		async execute(_toolCallId, params, signal) {
 			throwIfAborted(signal);
 			const displayPath = params.path;
-			const path = resolveToolPath(cwd, params.path);
+			const path = resolveWorkspacePath(workspace, params.path);
 			const data = Buffer.from(params.content ?? "", "utf8");
-			return withFileMutationQueue(path, async () => {
+			return withWorkspaceMutationQueue(workspace, path, async () => {
 				throwIfAborted(signal);
 				const existing = await withWriteErrors(displayPath, () => operations.stat(path));
 				if (existing?.isDirectory) throw describeWriteError({ code: "EISDIR" }, displayPath);

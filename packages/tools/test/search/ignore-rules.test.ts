@@ -2,10 +2,11 @@ import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { IgnoreRules } from "../../src/search/ignore-rules.js";
 import { IgnoreScopes } from "../../src/search/ignore-scopes.js";
-import { localExists, localIgnoreFileReaderSync, localReadText } from "../../src/search/local-fs.js";
+import { searchOperationsOn } from "../../src/search/workspace-search.js";
+import { localFileSystem, localIgnoreFileReaderSync } from "../../src/workspace/local/file-system.js";
 import { makeTempFolder, writeTree } from "./fixture.js";
 
-const reader = { readText: localReadText, exists: localExists };
+const reader = searchOperationsOn(localFileSystem);
 let cleanup: (() => Promise<void>) | undefined;
 afterEach(async () => {
 	await cleanup?.();

@@ -1,20 +1,21 @@
 import { type Dirent, readdirSync, statSync } from "node:fs";
 import { join, sep } from "node:path";
 import fastGlob from "fast-glob";
-import { ABORTED_MESSAGE, throwIfAborted } from "./abort.js";
-import { IgnoreRules } from "./ignore-rules.js";
-import { IgnoreScopes } from "./ignore-scopes.js";
-import { localExists, localIgnoreFileReaderSync, localReadText } from "./local-fs.js";
-
-/** Folders `find` never enters, whatever the .gitignore files say. */
-export const ALWAYS_SKIPPED_FOLDERS: readonly string[] = [".git", "node_modules"];
+import { ABORTED_MESSAGE, throwIfAborted } from "../../abort.js";
+import { ALWAYS_SKIPPED_FOLDERS } from "../../search/glob-walk.js";
+import { IgnoreRules } from "../../search/ignore-rules.js";
+import { IgnoreScopes } from "../../search/ignore-scopes.js";
+import { localIgnoreFileReaderSync } from "./file-system.js";
 
 /** How long the walk may hold the event loop before letting timers and I/O run. */
 const SLICE_MS = 12;
 
 type ReaddirCallback = (error: NodeJS.ErrnoException | null, entries: Dirent[]) => void;
 
-const reader = { readText: localReadText, exists: localExists };
+const reader = {
+	readText: async (path: string) => localIgnoreFileReaderSync.readText(path),
+	exists: async (path: string) => localIgnoreFileReaderSync.exists(path),
+};
 
 /**
  * The local `find` glob: fast-glob over `cwd` with `dot: true` (hidden files included) and

@@ -1,0 +1,40 @@
+import { throwIfAborted } from "../abort.js";
+import type { WorkspaceFileSystem } from "../workspace/types.js";
+import { createGlobFilter, type GlobFilter } from "./glob-filter.js";
+import { IgnoreRules } from "./ignore-rules.js";
+import { walkFiles } from "./walk.js";
+import { searchOperationsOn } from "./workspace-search.js";
+
+/** Folders `find` never enters, whatever the .gitignore files say. */
+export const ALWAYS_SKIPPED_FOLDERS: readonly string[] = [".git", "node_modules"];
+
+/**
+ * `find`'s glob on any workspace file system (used when the workspace has no `glob` fast path): the
+ * grep walker over `cwd` with the .gitignore rules, `.git` and `node_modules` skipped, hidden files and
+ * links to files included, and the pattern read as ripgrep reads a `--glob` (a pattern without `/`
+ * matches names at any depth). Relative paths with `/`, in path order. Rejects with `Operation aborted`.
+ */
+export async function walkGlob(
+	fs: WorkspaceFileSystem,
+	pattern: string,
+	cwd: string,
+	signal: AbortSignal | undefined,
+): Promise<string[]> {
+	throwIfAborted(signal);
+	const operations = searchOperationsOn(fs);
+	const rules = await IgnoreRules.forRoot(cwd, operations);
+	const glob = createGlobFilter(pattern);
+	const filter: GlobFilter = {
+		includes: (path) => glob.includes(path),
+		excludesFolder: (path) =>
+			ALWAYS_SKIPPED_FOLDERS.includes(path.slice(path.lastIndexOf("/") + 1)) || glob.excludesFolder(path),
+	};
+	const isFileLink = async (path: string) => (await fs.stat(path).catch(() => undefined))?.kind === "file";
+	const files: string[] = [];
+	for await (const batch of walkFiles(cwd, { operations, rules, filter, isFileLink })) {
+		throwIfAborted(signal);
+		files.push(...batch);
+	}
+	throwIfAborted(signal);
+	return files;
+}

@@ -1,0 +1,48 @@
+import type { BuiltinEngineOperations } from "../grep/builtin-engine.js";
+import type { WorkspaceFileSystem } from "../workspace/types.js";
+import type { SearchFileReader } from "./types.js";
+
+const decoder = new TextDecoder();
+
+/** The text of a file, or undefined when it is missing or unreadable (looked up with `stat` first: cheap locally). */
+export async function readTextOrUndefined(fs: WorkspaceFileSystem, path: string): Promise<string | undefined> {
+	try {
+		if ((await fs.stat(path))?.kind !== "file") return undefined;
+		return decoder.decode(await fs.readFile(path));
+	} catch {
+		return undefined;
+	}
+}
+
+/** Whether anything exists at `path` (a broken link counts as nothing). Never rejects. */
+export async function existsOn(fs: WorkspaceFileSystem, path: string): Promise<boolean> {
+	try {
+		return (await fs.stat(path)) !== undefined;
+	} catch {
+		return false;
+	}
+}
+
+/** Opens a file for reading from start to end through the workspace's positional reads. */
+export async function openSequential(fs: WorkspaceFileSystem, path: string): Promise<SearchFileReader> {
+	const handle = await fs.open(path);
+	let position = 0;
+	return {
+		async read(buffer, offset, length) {
+			const count = await handle.read(buffer, offset, length, position);
+			position += count;
+			return count;
+		},
+		close: () => handle.close(),
+	};
+}
+
+/** The walk's and grep's built-in engine's I/O on a workspace's file system. */
+export function searchOperationsOn(fs: WorkspaceFileSystem): BuiltinEngineOperations {
+	return {
+		readdir: (path) => fs.readdir(path),
+		readText: (path) => readTextOrUndefined(fs, path),
+		exists: (path) => existsOn(fs, path),
+		open: (path) => openSequential(fs, path),
+	};
+}

@@ -1,0 +1,136 @@
+import { execFile } from "node:child_process";
+import { readdir, readFile } from "node:fs/promises";
+import { setTimeout as sleep } from "node:timers/promises";
+
+/** How long processes get to exit after SIGTERM before they are sent SIGKILL. */
+export const DEFAULT_KILL_GRACE_MS = 500;
+/** How long to wait for the processes to be gone after SIGKILL. */
+const KILL_WAIT_MS = 2000;
+const POLL_MS = 10;
+
+/**
+ * The environment variable every local process carries: `<workspace id>.<call number>`. A process that
+ * left the command's process group (`setsid`, a double fork) still inherits it, so it is found by it.
+ */
+export const CALL_MARKER_VARIABLE = "GANTRY_CALL_ID";
+
+export interface KillProcessTreeOptions {
+	/** Milliseconds between SIGTERM and SIGKILL. Default `DEFAULT_KILL_GRACE_MS`. */
+	graceMs?: number;
+	/**
+	 * Also kill every process of this user whose environment holds `GANTRY_CALL_ID=<marker>` (exactly, or
+	 * starting with `<marker>.` when `markerIsPrefix`). Linux only (it reads `/proc/<pid>/environ`).
+	 */
+	marker?: string;
+	markerIsPrefix?: boolean;
+}
+
+/**
+ * Kills a process started as the leader of its own process group (`detached: true`) with every process
+ * of that group and, on Linux, every process carrying the call's marker (those that escaped the group
+ * with `setsid`): SIGTERM first, SIGKILL after `graceMs`, then waits until they are gone (or a short
+ * reaping limit passed). Pass `pid` undefined to kill by marker alone. On Windows the tree is killed
+ * with `taskkill /T /F`. Never rejects.
+ */
+export async function killProcessTree(pid: number | undefined, options: KillProcessTreeOptions = {}): Promise<void> {
+	if (process.platform === "win32") {
+		if (pid === undefined) return;
+		await new Promise<void>((resolve) => {
+			execFile("taskkill", ["/pid", String(pid), "/T", "/F"], { windowsHide: true }, () => resolve());
+		});
+		return;
+	}
+	const marked = () => (options.marker === undefined ? Promise.resolve([]) : markedProcesses(options));
+	if (!(await signalAll(pid, await marked(), "SIGTERM"))) return;
+	if (await waitUntilGone(pid, marked, options.graceMs ?? DEFAULT_KILL_GRACE_MS)) return;
+	await signalAll(pid, await marked(), "SIGKILL");
+	await waitUntilGone(pid, marked, KILL_WAIT_MS);
+}
+
+/** Sends `signal` to the group and the marked processes; false when none of them exists. */
+async function signalAll(pgid: number | undefined, marked: number[], signal: NodeJS.Signals): Promise<boolean> {
+	let any = pgid !== undefined && sendSignal(-pgid, signal);
+	for (const pid of marked) if (sendSignal(pid, signal)) any = true;
+	return any;
+}
+
+/** Sends `signal` to a process (or a group, for a negative id); false when it no longer exists. */
+function sendSignal(target: number, signal: NodeJS.Signals | 0): boolean {
+	try {
+		process.kill(target, signal);
+		return true;
+	} catch {
+		// ESRCH: gone. EPERM: the id now belongs to someone else.
+		return false;
+	}
+}
+
+async function waitUntilGone(
+	pgid: number | undefined,
+	marked: () => Promise<number[]>,
+	limitMs: number,
+): Promise<boolean> {
+	const deadline = Date.now() + limitMs;
+	while ((pgid !== undefined && (await groupIsAlive(pgid))) || (await marked()).length > 0) {
+		if (Date.now() >= deadline) return false;
+		await sleep(POLL_MS);
+	}
+	return true;
+}
+
+/** The processes of `/proc`, with their state and process group ("pid (comm) state ppid pgrp ..."). */
+async function processTable(): Promise<{ pid: number; state: string; pgrp: number }[]> {
+	let entries: string[];
+	try {
+		entries = await readdir("/proc");
+	} catch {
+		return [];
+	}
+	const table: { pid: number; state: string; pgrp: number }[] = [];
+	for (const entry of entries) {
+		if (entry.charCodeAt(0) < 48 || entry.charCodeAt(0) > 57) continue;
+		const stat = await readFile(`/proc/${entry}/stat`, "utf8").catch(() => "");
+		if (stat === "") continue;
+		// comm may hold spaces and parentheses, so split after the last ")".
+		const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+		table.push({ pid: Number(entry), state: fields[0], pgrp: Number(fields[2]) });
+	}
+	return table;
+}
+
+function isLiving(state: string): boolean {
+	return state !== "Z" && state !== "X";
+}
+
+/**
+ * True while a process of the group still runs. Killed processes stay members until their parent reaps
+ * them, and orphans wait for init, which can take seconds in a container; on Linux such zombies are
+ * found in /proc and do not count.
+ */
+async function groupIsAlive(pgid: number): Promise<boolean> {
+	if (!sendSignal(-pgid, 0)) return false;
+	if (process.platform !== "linux") return true;
+	const table = await processTable();
+	if (table.length === 0) return true;
+	return table.some((entry) => entry.pgrp === pgid && isLiving(entry.state));
+}
+
+/** The living processes whose environment carries the marker (only this user's are readable). */
+async function markedProcesses(options: KillProcessTreeOptions): Promise<number[]> {
+	if (process.platform !== "linux" || options.marker === undefined) return [];
+	const exact = `${CALL_MARKER_VARIABLE}=${options.marker}`;
+	const prefix = `${exact}.`;
+	const found: number[] = [];
+	for (const entry of await processTable()) {
+		if (entry.pid === process.pid || !isLiving(entry.state)) continue;
+		const environ = await readFile(`/proc/${entry.pid}/environ`, "latin1").catch(() => "");
+		if (environ === "") continue;
+		for (const variable of environ.split("\0")) {
+			if (variable === exact || (options.markerIsPrefix === true && variable.startsWith(prefix))) {
+				found.push(entry.pid);
+				break;
+			}
+		}
+	}
+	return found;
+}

@@ -1,0 +1,159 @@
+import { randomBytes } from "node:crypto";
+import { stat } from "node:fs/promises";
+import { ABORTED_MESSAGE, onAbort } from "../../abort.js";
+import type { WorkspaceExitStatus, WorkspaceProcesses, WorkspaceSpawnOptions } from "../types.js";
+import { findExecutable } from "./find-executable.js";
+import { CALL_MARKER_VARIABLE, DEFAULT_KILL_GRACE_MS, killProcessTree } from "./kill-process-tree.js";
+
+export interface LocalProcessesOptions {
+	/** Milliseconds between SIGTERM and SIGKILL when a process tree is killed. Default 500. */
+	killGraceMs?: number;
+	/**
+	 * After a process exited, a background process it left may still hold the output open: reading goes
+	 * on while output keeps arriving within each `drainMs` (at most 20 times), then stops. Default 100 ms.
+	 */
+	drainMs?: number;
+}
+
+/** Local processes, plus `killAll` for the session's `dispose()`. */
+export interface LocalProcesses extends WorkspaceProcesses {
+	/** Kills every process a `spawn` of this object started that still runs, background ones included. */
+	killAll(): Promise<void>;
+}
+
+const DEFAULT_DRAIN_MS = 100;
+const MAX_BUSY_DRAIN_CHECKS = 20;
+
+/**
+ * This machine's processes. Each `spawn` is the leader of a new process group with stdin ignored, and
+ * carries `GANTRY_CALL_ID=<id of this object>.<n>` in its environment. Abort kills the group and, on
+ * Linux, every process holding that value (so `setsid` and double forks do not escape); `killAll` kills
+ * every process holding this object's id. Processes a finished command left in the background keep
+ * running until `killAll`.
+ */
+export function createLocalProcesses(options: LocalProcessesOptions = {}): LocalProcesses {
+	const graceMs = options.killGraceMs ?? DEFAULT_KILL_GRACE_MS;
+	const drainMs = options.drainMs ?? DEFAULT_DRAIN_MS;
+	const id = randomBytes(6).toString("hex");
+	let calls = 0;
+	const running = new Set<number>();
+
+	async function spawn(
+		file: string,
+		args: readonly string[],
+		{ cwd, env, onStdout, onStderr, signal }: WorkspaceSpawnOptions,
+	): Promise<WorkspaceExitStatus> {
+		if (signal?.aborted) throw new Error(ABORTED_MESSAGE);
+		const marker = `${id}.${++calls}`;
+		const { execa } = await loadExeca();
+		const subprocess = execa(file, args, {
+			cwd,
+			env: { ...env, [CALL_MARKER_VARIABLE]: marker },
+			detached: process.platform !== "win32",
+			stdin: "ignore",
+			buffer: false,
+			reject: false,
+			encoding: "buffer",
+			stripFinalNewline: false,
+			windowsHide: true,
+		});
+		const streams = [subprocess.stdout, subprocess.stderr];
+		let paused = false;
+		let receivedSinceCheck = false;
+		const reader = (consumer: ((data: Buffer) => Promise<void> | undefined) | undefined) => (chunk: Buffer) => {
+			receivedSinceCheck = true;
+			const wait = consumer?.(chunk);
+			if (!wait || paused) return;
+			paused = true;
+			for (const stream of streams) stream.pause();
+			const resume = () => {
+				paused = false;
+				for (const stream of streams) stream.resume();
+			};
+			wait.then(resume, resume);
+		};
+		subprocess.stdout.on("data", reader(onStdout));
+		subprocess.stderr.on("data", reader(onStderr));
+		const pid = subprocess.pid;
+		if (pid !== undefined) running.add(pid);
+
+		const stopReading = () => {
+			for (const stream of streams) stream.destroy();
+		};
+		let drainTimer: NodeJS.Timeout | undefined;
+		let busyChecks = 0;
+		const checkDrained = () => {
+			const busy = paused || (receivedSinceCheck && busyChecks++ < MAX_BUSY_DRAIN_CHECKS);
+			receivedSinceCheck = false;
+			if (busy) drainTimer = setTimeout(checkDrained, drainMs);
+			else stopReading();
+		};
+		subprocess.once("exit", () => {
+			if (pid !== undefined) running.delete(pid);
+			receivedSinceCheck = false;
+			drainTimer = setTimeout(checkDrained, drainMs);
+		});
+		let killing: Promise<void> | undefined;
+		const stopWaiting = onAbort(signal, () => {
+			killing = killProcessTree(pid, { graceMs, marker }).then(stopReading);
+		});
+		try {
+			const result = await subprocess;
+			await killing;
+			if (result.signal) return { exitCode: null, signal: result.signal };
+			if (typeof result.exitCode === "number") return { exitCode: result.exitCode };
+			throw await startFailure(file, cwd, result.originalMessage ?? result.message ?? "no exit code", result.code);
+		} finally {
+			clearTimeout(drainTimer);
+			stopWaiting();
+		}
+	}
+
+	return {
+		spawn,
+		which(name, lookupOptions) {
+			const pathVariable = lookupOptions?.path ?? process.env.PATH ?? "";
+			const key = `${name}\0${pathVariable}`;
+			let lookup = lookups.get(key);
+			if (lookup === undefined) {
+				lookup = findExecutable(name, pathVariable);
+				lookups.set(key, lookup);
+				// Only finds are remembered: a program installed later is found by the next lookup.
+				void lookup.then((found) => {
+					if (found === undefined) lookups.delete(key);
+				});
+			}
+			return lookup;
+		},
+		async killAll() {
+			const groups = [...running];
+			await Promise.all([
+				killProcessTree(undefined, { graceMs, marker: id, markerIsPrefix: true }),
+				...groups.map((pgid) => killProcessTree(pgid, { graceMs })),
+			]);
+		},
+	};
+}
+
+async function startFailure(file: string, cwd: string, reason: string, code: string | undefined): Promise<Error> {
+	const info = await stat(cwd).catch(() => undefined);
+	if (!info)
+		return codedError(`Working directory does not exist: ${cwd}. Run the command from an existing folder.`, "ENOENT");
+	if (!info.isDirectory()) return codedError(`Working directory is not a folder: ${cwd}.`, "ENOTDIR");
+	return codedError(`Could not start ${file}: ${reason}`, code);
+}
+
+function codedError(message: string, code: string | undefined): Error {
+	return code === undefined ? new Error(message) : Object.assign(new Error(message), { code });
+}
+
+/** Programs found, by name and PATH value (the same for every local workspace). */
+const lookups = new Map<string, Promise<string | undefined>>();
+
+let execaLoading: Promise<typeof import("execa")> | undefined;
+
+/** execa takes ~130 ms to load; it is loaded when the first command runs, not at import time. */
+function loadExeca(): Promise<typeof import("execa")> {
+	execaLoading ??= import("execa");
+	return execaLoading;
+}
