@@ -2,7 +2,8 @@
 // loadMcpConfig, LoadMcpConfigOptions, parseMcpConfig, createMcpExtension, McpExtension, McpExtensionOptions,
 // McpServerSummary, McpServerStatus, describeMcpStatus, McpServerConnection, McpServerConnectionOptions,
 // McpCallOptions, McpTool, mapMcpResult, McpCallResult, McpContentBlock, McpToolResultDetails, mcpToolNames,
-// mcpServerNameParts, createMcpServer, McpServerHandle, McpServerOptions, McpToolSession, GantryMcpError,
+// mcpServerNameParts, createMcpServer, McpServerHandle, McpServerOptions, McpToolSession, McpHttpListener,
+// McpHttpListenOptions, GantryMcpError,
 // GantryMcpErrorCode.
 
 export {
@@ -35,3 +36,10 @@ export {
 	type McpToolSettings,
 } from "./config/types.js";
 export { GantryMcpError, type GantryMcpErrorCode } from "./errors.js";
+export {
+	createMcpServer,
+	type McpServerHandle,
+	type McpServerOptions,
+} from "./server/create-server.js";
+export type { McpHttpListener, McpHttpListenOptions } from "./server/http-listener.js";
+export type { McpToolSession } from "./server/tool-catalog.js";

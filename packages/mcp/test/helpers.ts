@@ -43,3 +43,46 @@ export function isRunning(pid: number): boolean {
 		return false;
 	}
 }
+
+/** A port that was free a moment ago on 127.0.0.1. */
+export async function freePort(): Promise<number> {
+	const { createServer } = await import("node:net");
+	return new Promise((resolve, reject) => {
+		const server = createServer();
+		server.once("error", reject);
+		server.listen(0, "127.0.0.1", () => {
+			const address = server.address();
+			const port = typeof address === "object" && address !== null ? address.port : 0;
+			server.close(() => resolve(port));
+		});
+	});
+}
+
+/** Starts `node <args>` and resolves once its stderr contains `ready`; `stop()` kills it. */
+export async function startProcess(
+	args: string[],
+	env: Record<string, string>,
+	ready: string,
+): Promise<{ pid: number; stop(): Promise<void> }> {
+	const { spawn } = await import("node:child_process");
+	const child = spawn(process.execPath, args, { env: { ...process.env, ...env }, stdio: ["ignore", "ignore", "pipe"] });
+	let stderr = "";
+	await new Promise<void>((resolve, reject) => {
+		child.stderr.setEncoding("utf8");
+		child.stderr.on("data", (chunk: string) => {
+			stderr += chunk;
+			if (stderr.includes(ready)) resolve();
+		});
+		child.once("exit", (code) => reject(new Error(`exited with ${code} before "${ready}": ${stderr}`)));
+		child.once("error", reject);
+	});
+	return {
+		pid: child.pid ?? 0,
+		stop: () =>
+			new Promise<void>((resolve) => {
+				if (child.exitCode !== null || child.signalCode !== null) return resolve();
+				child.once("exit", () => resolve());
+				child.kill("SIGTERM");
+			}),
+	};
+}

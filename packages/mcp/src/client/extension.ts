@@ -35,8 +35,19 @@ export interface McpExtension extends Extension {
 	close(): Promise<void>;
 }
 
-/** What `unregisterTool` looks like where the host has it (tool sources). */
-type ApiWithUnregister = ExtensionAPI & { unregisterTool?(name: string): void };
+/** A registered MCP tool and what it was made from (to skip re-registering unchanged tools). */
+interface RegisteredMcpTool {
+	definition: ToolDefinition;
+	fingerprint: string;
+}
+
+/** Why a server's tools are withdrawn, for calls that still name them. */
+function withdrawalReason(connection: McpServerConnection): string {
+	const status = connection.status;
+	if (status.state === "failed") return `the MCP server "${connection.name}" failed: ${status.error}`;
+	if (status.state === "closed") return `the MCP server "${connection.name}" was closed`;
+	return `the MCP server "${connection.name}" no longer lists it`;
+}
 
 /**
  * An extension that registers the tools of the configured MCP servers as `mcp__<server>__<tool>`.
@@ -48,8 +59,8 @@ type ApiWithUnregister = ExtensionAPI & { unregisterTool?(name: string): void };
 export function createMcpExtension(config: McpConfig, options: McpExtensionOptions = {}): McpExtension {
 	const names = Object.keys(config.mcpServers);
 	const parts = mcpServerNameParts(names);
-	const apis: ApiWithUnregister[] = [];
-	const registered = new Map<string, Map<string, ToolDefinition>>();
+	const apis: ExtensionAPI[] = [];
+	const registered = new Map<string, Map<string, RegisteredMcpTool>>();
 	const connections = names.map((name) => {
 		const settings = config.mcpServers[name];
 		const connection: McpServerConnection = new McpServerConnection(name, settings, {
@@ -77,59 +88,40 @@ export function createMcpExtension(config: McpConfig, options: McpExtensionOptio
 	};
 
 	function syncTools(connection: McpServerConnection, tools: readonly McpTool[]): void {
-		const current = registered.get(connection.name) ?? new Map<string, ToolDefinition>();
+		const current = registered.get(connection.name) ?? new Map<string, RegisteredMcpTool>();
 		const gantryNames = mcpToolNames(
 			parts.get(connection.name) ?? connection.name,
 			tools.map((tool) => tool.name),
 		);
-		const next = new Map<string, ToolDefinition>();
+		const next = new Map<string, RegisteredMcpTool>();
 		const namespace = namespaceOf(connection);
 		for (const tool of tools) {
 			const name = gantryNames.get(tool.name);
 			if (name === undefined) continue;
-			const offered = () => registered.get(connection.name)?.get(name) === definition;
-			const definition: ToolDefinition = createMcpToolDefinition({
-				connection,
-				tool,
-				name,
-				namespace,
-				isOffered: offered,
-			});
-			next.set(name, definition);
+			const fingerprint = JSON.stringify([tool, namespace]);
+			const kept = current.get(name);
+			if (kept !== undefined && kept.fingerprint === fingerprint) {
+				next.set(name, kept);
+				continue;
+			}
+			const isOffered = () => registered.get(connection.name)?.get(name)?.definition === definition;
+			const definition: ToolDefinition = createMcpToolDefinition({ connection, tool, name, namespace, isOffered });
+			next.set(name, { definition, fingerprint });
 		}
 		registered.set(connection.name, next);
-		for (const api of apis) applyChanges(api, current, next);
+		const reason = withdrawalReason(connection);
+		for (const api of apis) applyChanges(api, current, next, reason);
 	}
 
 	function applyChanges(
-		api: ApiWithUnregister,
-		before: Map<string, ToolDefinition>,
-		after: Map<string, ToolDefinition>,
-	) {
-		const canReplace = typeof api.unregisterTool === "function";
-		for (const name of before.keys()) if (!after.has(name)) api.unregisterTool?.(name);
-		for (const [name, definition] of after) {
-			// Without tool sources a registered name cannot change; calls still reach the newest definition.
-			if (before.has(name) && !canReplace) continue;
-			api.registerTool(canReplace ? definition : forwarding(name, definition));
-		}
-	}
-
-	/** A definition whose `execute` always runs the newest definition of `name` (for hosts without replace). */
-	function forwarding(name: string, first: ToolDefinition): ToolDefinition {
-		const server = first.namespace?.name ?? "";
-		return {
-			...first,
-			execute: (toolCallId, params, signal, onUpdate, ctx) => {
-				const latest = registered.get(server)?.get(name);
-				if (latest === undefined)
-					return Promise.resolve({
-						content: [{ type: "text", text: `MCP server "${server}" no longer offers the tool "${name}".` }],
-						isError: true,
-					});
-				return latest.execute(toolCallId, params, signal, onUpdate, ctx);
-			},
-		};
+		api: ExtensionAPI,
+		before: Map<string, RegisteredMcpTool>,
+		after: Map<string, RegisteredMcpTool>,
+		reason: string,
+	): void {
+		for (const name of before.keys()) if (!after.has(name)) api.unregisterTool(name, reason);
+		// Registering a name again replaces the tool in its place, so the others keep their order.
+		for (const [name, entry] of after) if (before.get(name) !== entry) api.registerTool(entry.definition);
 	}
 
 	const summaries = (): McpServerSummary[] =>
@@ -143,7 +135,8 @@ export function createMcpExtension(config: McpConfig, options: McpExtensionOptio
 	let started = false;
 	const extension = ((api: ExtensionAPI) => {
 		apis.push(api);
-		for (const tools of registered.values()) applyChanges(api, new Map(), tools);
+		for (const connection of connections)
+			applyChanges(api, new Map(), registered.get(connection.name) ?? new Map(), withdrawalReason(connection));
 		if (started) return;
 		started = true;
 		for (const connection of connections) void connection.start();
