@@ -9,6 +9,7 @@ describe("@gantry/mcp surface", () => {
 			"GantryMcpError",
 			"McpServerConnection",
 			"createMcpExtension",
+			"createMcpServer",
 			"describeMcpStatus",
 			"loadMcpConfig",
 			"mapMcpResult",
