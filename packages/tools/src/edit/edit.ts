@@ -1,8 +1,10 @@
-import { defineTool, type ToolDefinition } from "@gantry/extensions";
+import type { ToolDefinition } from "@gantry/extensions";
 import { throwIfAborted } from "../abort.js";
+import { defineBoundedTool } from "../bounded-errors.js";
 import { errorCode, errorMessage } from "../error-text.js";
 import { withWorkspaceMutationQueue } from "../mutation-queue.js";
 import { resolveWorkspacePath } from "../paths.js";
+import { isPermissionDenied, permissionDeniedError } from "../permission-denied.js";
 import { localFileSystem } from "../workspace/local/file-system.js";
 import type { Workspace, WorkspaceFileSystem } from "../workspace/types.js";
 import { workspaceOf } from "../workspace/workspace-of.js";
@@ -41,7 +43,8 @@ function describeFileError(error: unknown, displayPath: string): Error {
 			return new Error(`${displayPath} is a folder, not a file; give the path of the file to edit.`);
 		case "EACCES":
 		case "EPERM":
-			return new Error(`Permission denied: ${displayPath} cannot be read and written.`);
+		case "EROFS":
+			return permissionDeniedError(displayPath);
 		default:
 			return new Error(`Cannot edit ${displayPath}: ${errorMessage(error)}`);
 	}
@@ -79,7 +82,7 @@ export function createEditToolDefinition(
 ): ToolDefinition<typeof editSchema, EditToolDetails> {
 	const workspace = workspaceOf(cwdOrWorkspace);
 	const operations = options.operations ?? editOperationsOn(workspace.fs);
-	return defineTool({
+	return defineBoundedTool({
 		name: "edit",
 		label: "Edit",
 		description:
@@ -111,6 +114,7 @@ export function createEditToolDefinition(
 				try {
 					await operations.writeFileAtomic(path, data);
 				} catch (error) {
+					if (isPermissionDenied(error)) throw permissionDeniedError(displayPath);
 					throw new Error(`Could not save ${displayPath} (${errorMessage(error)}); the file was left unchanged.`);
 				}
 				const count = plan.changes.length;

@@ -1,7 +1,8 @@
 import { isAbsolute } from "node:path";
 import type { AgentToolResult } from "@gantry/agent";
-import { defineTool, type Theme, type ToolDefinition } from "@gantry/extensions";
+import type { Theme, ToolDefinition } from "@gantry/extensions";
 import { throwIfAborted } from "../abort.js";
+import { defineBoundedTool } from "../bounded-errors.js";
 import { resolveWorkspacePath } from "../paths.js";
 import { walkGlob } from "../search/glob-walk.js";
 import { describeTruncation, outputCutNotice } from "../search/output-cut.js";
@@ -55,7 +56,7 @@ export function createFindToolDefinition(
 ): ToolDefinition<typeof findSchema, FindToolDetails> {
 	const workspace = workspaceOf(cwdOrWorkspace);
 	const operations = options.operations ?? findOperationsOn(workspace);
-	return defineTool<typeof findSchema, FindToolDetails>({
+	return defineBoundedTool<typeof findSchema, FindToolDetails>({
 		name: "find",
 		label: "Find",
 		description:

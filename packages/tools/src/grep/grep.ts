@@ -1,5 +1,6 @@
-import { defineTool, type ToolDefinition } from "@gantry/extensions";
+import type { ToolDefinition } from "@gantry/extensions";
 import { throwIfAborted } from "../abort.js";
+import { defineBoundedTool } from "../bounded-errors.js";
 import { resolveWorkspacePath } from "../paths.js";
 import { describeTruncation, outputCutNotice } from "../search/output-cut.js";
 import { searchOperationsOn } from "../search/workspace-search.js";
@@ -70,7 +71,7 @@ export function createGrepToolDefinition(
 		}
 	}
 
-	return defineTool<typeof grepSchema, GrepToolDetails>({
+	return defineBoundedTool<typeof grepSchema, GrepToolDetails>({
 		name: "grep",
 		label: "Grep",
 		description:

@@ -1,7 +1,8 @@
 import { join } from "node:path";
 import type { AgentToolResult } from "@gantry/agent";
-import { defineTool, type Theme, type ToolDefinition } from "@gantry/extensions";
+import type { Theme, ToolDefinition } from "@gantry/extensions";
 import { throwIfAborted } from "../abort.js";
+import { defineBoundedTool } from "../bounded-errors.js";
 import { errorCode, errorMessage } from "../error-text.js";
 import { resolveWorkspacePath } from "../paths.js";
 import { describeTruncation, outputCutNotice } from "../search/output-cut.js";
@@ -83,7 +84,7 @@ export function createLsToolDefinition(
 ): ToolDefinition<typeof lsSchema, LsToolDetails> {
 	const workspace = workspaceOf(cwdOrWorkspace);
 	const operations = options.operations ?? lsOperationsOn(workspace.fs);
-	return defineTool<typeof lsSchema, LsToolDetails>({
+	return defineBoundedTool<typeof lsSchema, LsToolDetails>({
 		name: "ls",
 		label: "List",
 		description:

@@ -1,6 +1,6 @@
-import type { AgentToolResult } from "@gantry/agent";
-import { defineTool, type ExtensionToolContext, type ToolDefinition } from "@gantry/extensions";
+import type { ExtensionToolContext, ToolDefinition } from "@gantry/extensions";
 import { throwIfAborted } from "../abort.js";
+import { defineBoundedTool } from "../bounded-errors.js";
 import { errorCode, errorMessage } from "../error-text.js";
 import { detectImageFormat } from "../image/detect.js";
 import { resolveWorkspacePath } from "../paths.js";
@@ -42,7 +42,7 @@ function describeOpenError(path: string, error: unknown): Error {
 	return new Error(`Cannot read ${path}: ${errorMessage(error)}`);
 }
 
-/** Creates the `read` tool: pages of text files, images for the model, binary files reported by size. */
+/** Creates the `read` tool: pages of text files, images for the model; a binary file is an error giving its size. */
 export function createReadToolDefinition(
 	cwdOrWorkspace: string | Workspace,
 	options: ReadToolOptions = {},
@@ -51,14 +51,14 @@ export function createReadToolDefinition(
 	const operations = options.operations ?? workspace.fs;
 	const maxLines = options.maxLines ?? DEFAULT_MAX_LINES;
 	const maxBytes = options.maxBytes ?? DEFAULT_MAX_BYTES;
-	return defineTool<typeof readSchema, ReadToolDetails>({
+	return defineBoundedTool<typeof readSchema, ReadToolDetails>({
 		name: "read",
 		label: "Read",
 		description:
 			`Read a file. Text comes back exactly as in the file, at most ${maxLines} lines or ${formatSize(maxBytes)} ` +
 			"per call; a notice at the end says how to continue (offset is the 1-indexed line to start at, limit the " +
 			"number of lines). Images (JPEG, PNG, GIF, WebP, BMP) are returned as images, scaled to the model's limits. " +
-			"Binary files are reported by size, not shown.",
+			"Reading a binary file fails with its size; it is not shown.",
 		promptSnippet: "Read a file: text by pages (offset/limit); images are shown to the model",
 		promptGuidelines: [
 			"Use read to look at files instead of cat, head or sed.",
@@ -107,7 +107,7 @@ export function createReadToolDefinition(
 						signal,
 					});
 				}
-				if (looksBinary(headBytes)) return binaryResult(path, stats.size);
+				if (looksBinary(headBytes)) throw binaryFileError(path, stats.size);
 				return await readTextFile({ path, handle, size: stats.size, offset, limit, maxLines, maxBytes, signal });
 			} finally {
 				await handle.close();
@@ -118,11 +118,9 @@ export function createReadToolDefinition(
 	});
 }
 
-function binaryResult(path: string, size: number): AgentToolResult<ReadToolDetails> {
-	const text = `Binary file (${formatSize(size)}) — not shown: ${path}. Inspect it with bash (e.g. \`file\` or \`xxd | head\`).`;
-	return {
-		content: [{ type: "text", text }],
-		structuredContent: { kind: "binary", path, size },
-		details: { path, kind: "binary", size },
-	};
+/** Reading a binary file is a failure (an error result), with a hint on how to look at it instead. */
+function binaryFileError(path: string, size: number): Error {
+	return new Error(
+		`Binary file (${formatSize(size)}) — not shown: ${path}. Inspect it with bash (e.g. \`file\` or \`xxd | head\`).`,
+	);
 }

@@ -1,10 +1,12 @@
 import { dirname } from "node:path";
-import { defineTool, type ToolDefinition } from "@gantry/extensions";
+import type { ToolDefinition } from "@gantry/extensions";
 import { throwIfAborted } from "../abort.js";
+import { defineBoundedTool } from "../bounded-errors.js";
 import { renderErrorResult, resultText } from "../edit/render.js";
 import { errorCode, errorMessage } from "../error-text.js";
 import { withWorkspaceMutationQueue } from "../mutation-queue.js";
 import { resolveWorkspacePath } from "../paths.js";
+import { permissionDeniedError } from "../permission-denied.js";
 import { localFileSystem } from "../workspace/local/file-system.js";
 import type { Workspace, WorkspaceFileSystem } from "../workspace/types.js";
 import { workspaceOf } from "../workspace/workspace-of.js";
@@ -43,7 +45,7 @@ function describeWriteError(error: unknown, displayPath: string): Error {
 		case "EACCES":
 		case "EPERM":
 		case "EROFS":
-			return new Error(`Permission denied: cannot write ${displayPath} (${reason}).`);
+			return permissionDeniedError(displayPath);
 		default:
 			return new Error(`Cannot write ${displayPath}: ${reason}`);
 	}
@@ -65,7 +67,7 @@ export function createWriteToolDefinition(
 ): ToolDefinition<typeof writeSchema, WriteToolDetails> {
 	const workspace = workspaceOf(cwdOrWorkspace);
 	const operations = options.operations ?? writeOperationsOn(workspace.fs);
-	return defineTool({
+	return defineBoundedTool({
 		name: "write",
 		label: "Write",
 		description:

@@ -4,6 +4,8 @@ import { dirname } from "node:path";
 import { removeStaleTemporaryFiles, temporaryPathFor } from "./atomic-write/stale-temp.js";
 import { assertWritable, resolveWriteTarget } from "./atomic-write/target.js";
 
+export { assertWritablePath } from "./atomic-write/target.js";
+
 export interface AtomicWriteOptions {
 	/**
 	 * Flush the file to disk before the rename and the folder entry after it, so the new content

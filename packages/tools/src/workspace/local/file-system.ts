@@ -22,7 +22,7 @@ import type {
 	WorkspaceStat,
 	WorkspaceWriteHandle,
 } from "../types.js";
-import { writeFileAtomic } from "./atomic-write.js";
+import { assertWritablePath, writeFileAtomic } from "./atomic-write.js";
 
 // The search tools' calls (stat, lstat, readdir, open and its reads) are synchronous on purpose: for
 // the many small files of a source tree they cost a fraction of a thread-pool round trip (measured
@@ -144,7 +144,11 @@ export const localFileSystem: WorkspaceFileSystem = {
 	async mkdir(path) {
 		await mkdir(path, { recursive: true });
 	},
-	access: (path, mode) => access(path, mode === "read" ? constants.R_OK : constants.R_OK | constants.W_OK),
+	async access(path, mode) {
+		await access(path, constants.R_OK);
+		// A read-only file (no write bit for anyone) is refused for root too, whom access() lets through.
+		if (mode === "write") await assertWritablePath(path);
+	},
 	realpath: (path) => realpath(path),
 	async unlink(path) {
 		await unlink(path).catch((error: unknown) => {

@@ -62,3 +62,8 @@ export async function assertWritable(path: string, existing: Stats): Promise<voi
 			path,
 		);
 }
+
+/** `assertWritable` for the file at `path` (links followed); rejects with `ENOENT` when it is missing. */
+export async function assertWritablePath(path: string): Promise<void> {
+	await assertWritable(path, await stat(path));
+}
