@@ -22,6 +22,8 @@ export interface CliOptions {
 	extensions: string[];
 	session?: string;
 	continue: boolean;
+	/** `--no-session`: keep the conversation in memory, write no transcript. */
+	noSession: boolean;
 	cwd?: string;
 	yes: boolean;
 	demo: boolean;
@@ -46,6 +48,7 @@ const OPTIONS: readonly OptionSpec[] = [
 	{ name: "extension", short: "e", kind: "repeat" },
 	{ name: "session", kind: "string" },
 	{ name: "continue", short: "c", kind: "flag" },
+	{ name: "no-session", kind: "flag" },
 	{ name: "cwd", kind: "string" },
 	{ name: "yes", short: "y", kind: "flag" },
 	{ name: "demo", kind: "flag" },
@@ -63,6 +66,24 @@ function findOption(token: string): OptionSpec | undefined {
 	return OPTIONS.find((option) => option.short !== undefined && option.short === token.slice(1));
 }
 
+/**
+ * Combined short flags: `-yp` is `-y -p`; the last letter may take a value (`-ye ext.ts`). The expanded
+ * flags are spliced into `argv` after `index` and the first one is returned; other tokens as they are.
+ */
+function expandShortFlags(token: string, argv: string[], index: number): string {
+	if (!/^-[A-Za-z]{2,}$/.test(token)) return token;
+	const letters = Array.from(token.slice(1));
+	const options = letters.map((letter) => OPTIONS.find((option) => option.short === letter));
+	const unknown = letters.find((_, position) => options[position] === undefined);
+	if (unknown !== undefined) throw usageError(`Unknown option -${unknown} in ${token}`);
+	const valued = options.findIndex((option) => option?.kind !== "flag");
+	if (valued !== -1 && valued !== letters.length - 1) {
+		throw usageError(`-${letters[valued]} takes a value, so it must come last in ${token}`);
+	}
+	argv.splice(index + 1, 0, ...letters.slice(1).map((letter) => `-${letter}`));
+	return `-${letters[0]}`;
+}
+
 /** A comma list: trimmed names, empty entries dropped; at least one name. */
 function parseList(option: string, value: string): string[] {
 	const names = value
@@ -78,13 +99,14 @@ function parseList(option: string, value: string): string[] {
  * both work; `--` ends the options. Throws a `usage` `CliError` (exit code 2) for unknown options,
  * missing or bad values and options that do not go together.
  */
-export function parseCliArguments(argv: readonly string[]): CliOptions {
+export function parseCliArguments(input: readonly string[]): CliOptions {
+	const argv = [...input];
 	const values = new Map<string, string>();
 	const lists = new Map<string, string[]>();
 	const flags = new Set<string>();
 	const positionals: string[] = [];
 	for (let index = 0; index < argv.length; index++) {
-		const token = argv[index];
+		const token = expandShortFlags(argv[index], argv, index);
 		if (token === "--") {
 			positionals.push(...argv.slice(index + 1));
 			break;
@@ -156,6 +178,7 @@ function buildOptions(
 		extensions: lists.get("extension") ?? [],
 		session: values.get("session"),
 		continue: flags.has("continue"),
+		noSession: flags.has("no-session"),
 		cwd: values.get("cwd"),
 		yes: flags.has("yes"),
 		demo: flags.has("demo"),
@@ -164,16 +187,31 @@ function buildOptions(
 		help: flags.has("help"),
 		version: flags.has("version"),
 	};
-	checkCombinations(options);
+	checkCombinations(options, new Set([...values.keys(), ...lists.keys(), ...flags]));
 	return options;
 }
 
-function checkCombinations(options: CliOptions): void {
+/** Options the demo takes besides `--demo` itself. */
+const DEMO_OPTIONS = new Set(["demo", "help", "version"]);
+
+/** The demo plays its own script on its own model, tools and project: any other option would be ignored. */
+function checkDemoOptions(given: ReadonlySet<string>): void {
+	const ignored = [...given].filter((name) => !DEMO_OPTIONS.has(name)).map((name) => `--${name}`);
+	if (ignored.length === 0) return;
+	throw usageError(
+		`--demo plays a scripted offline session with its own model, tools and project; drop ${ignored.join(", ")}`,
+	);
+}
+
+function checkCombinations(options: CliOptions, given: ReadonlySet<string>): void {
 	if (options.json && options.command !== "tools") {
 		throw usageError("--json only goes with `gantry tools` (for a run, use --mode json)");
 	}
 	if (options.session !== undefined && options.continue)
 		throw usageError("Use either --session or --continue, not both");
+	if (options.noSession && (options.session !== undefined || options.continue)) {
+		throw usageError("--no-session cannot be combined with --session or --continue");
+	}
 	if (options.baseUrl !== undefined) {
 		let url: URL | undefined;
 		try {
@@ -188,6 +226,7 @@ function checkCombinations(options: CliOptions): void {
 	if (options.demo && options.command === "tools") throw usageError("--demo cannot be combined with `gantry tools`");
 	if (options.demo && options.prompt !== undefined) throw usageError("--demo plays its own prompt; drop the prompt");
 	if (options.demo && options.mode !== undefined) throw usageError("--demo cannot be combined with --mode or -p");
+	if (options.demo) checkDemoOptions(given);
 	if (options.command === "tools" && options.mode !== undefined) {
 		throw usageError("`gantry tools` has no --mode (use --json for JSON)");
 	}

@@ -68,14 +68,14 @@ async function runSession(options: CliOptions, io: CliIo): Promise<number> {
 	}
 	const selected = selectModel(options, io.env);
 	requireApiKey(selected);
-	const session = chooseSessionFile(options, cwd);
+	const session = options.noSession ? undefined : chooseSessionFile(options, cwd);
 	const setup = { options, cwd, model: selected.model, apiKey: selected.apiKey };
 	if (mode === "interactive") {
 		const { runInteractiveMode } = await import("./modes/interactive.js");
 		return runInteractiveMode({ ...setup, io, session, initialPrompt: prompt });
 	}
 	const { openSession } = await import("./session-factory.js");
-	const agentSession = await openSession({ ...setup, sessionFile: session.path });
+	const agentSession = await openSession({ ...setup, ...(session ? { sessionFile: session.path } : {}) });
 	try {
 		if (mode === "json") {
 			const { runJsonMode } = await import("./modes/json.js");

@@ -29,6 +29,7 @@ Tools
 Session
   --session <file>        use this JSONL transcript (resumed when it exists)
   -c, --continue          resume the latest session of this folder
+  --no-session            save no transcript (the conversation stays in memory)
   --cwd <folder>          work in this folder (default: the current one)
   --mode <mode>           interactive, print or json
   -p, --print             print mode: run the prompt, final answer on stdout, tool activity on stderr

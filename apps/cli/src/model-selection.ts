@@ -36,6 +36,11 @@ function knownProviders(): string[] {
  */
 export function selectModel(choice: ModelChoice, env: NodeJS.ProcessEnv = process.env): SelectedModel {
 	if (choice.baseUrl !== undefined) return selectCustomEndpoint(choice, env);
+	const openaiBaseUrl = nonEmpty(env.OPENAI_BASE_URL);
+	const otherCatalogue = getModels().some((model) => model.id === choice.model && model.provider !== "openai");
+	if (openaiBaseUrl !== undefined && (choice.provider ?? "openai") === "openai" && !otherCatalogue) {
+		return selectOpenAIBaseUrl(choice, openaiBaseUrl, env);
+	}
 	const provider = choice.provider ?? inferProvider(choice.model, env);
 	if (!knownProviders().includes(provider)) {
 		throw usageError(
@@ -77,6 +82,23 @@ function selectCustomEndpoint(choice: ModelChoice, env: NodeJS.ProcessEnv): Sele
 		return apiKey === undefined ? { model } : { model, apiKey };
 	}
 	const model = createOpenAICompatibleModel({ baseUrl, id: choice.model, provider });
+	return apiKey === undefined ? { model } : { model, apiKey };
+}
+
+/**
+ * `OPENAI_BASE_URL` (as the OpenAI client reads it) when no `--base-url` is given: a catalogue OpenAI model
+ * (the default one without `--model`) served from that URL, or any other id as an OpenAI-compatible
+ * endpoint. The key is taken when set, not required (local servers and proxies often need none).
+ */
+function selectOpenAIBaseUrl(choice: ModelChoice, baseUrl: string, env: NodeJS.ProcessEnv): SelectedModel {
+	if (!/^https?:\/\/[^/]/.test(baseUrl)) {
+		throw usageError(`OPENAI_BASE_URL must be an http(s) URL, e.g. http://127.0.0.1:11434/v1 (got "${baseUrl}")`);
+	}
+	const id = choice.model ?? DEFAULT_MODELS.openai;
+	const known = getModels("openai").find((model) => model.id === id);
+	if (known === undefined) return selectCustomEndpoint({ ...choice, model: id, baseUrl, provider: "openai" }, env);
+	const apiKey = choice.apiKey ?? nonEmpty(env.OPENAI_API_KEY);
+	const model: Model = { ...known, baseUrl };
 	return apiKey === undefined ? { model } : { model, apiKey };
 }
 

@@ -15,6 +15,26 @@ describe("selectModel", () => {
 		expect(byModel.model).toMatchObject({ provider: "anthropic", id: "claude-haiku-4-5", api: "anthropic-messages" });
 	});
 
+	it("honours OPENAI_BASE_URL like --base-url, for catalogue and other model ids", () => {
+		const proxied = selectModel({}, { OPENAI_BASE_URL: "http://127.0.0.1:8080/v1", OPENAI_API_KEY: "sk-x" });
+		expect(proxied.model).toMatchObject({ provider: "openai", id: "gpt-4.1", baseUrl: "http://127.0.0.1:8080/v1" });
+		expect(proxied.apiKey).toBe("sk-x");
+		const local = selectModel({ model: "qwen3:8b" }, { OPENAI_BASE_URL: "http://127.0.0.1:11434/v1" });
+		expect(local.model).toMatchObject({ id: "qwen3:8b", baseUrl: "http://127.0.0.1:11434/v1" });
+		expect(local.missingKey).toBeUndefined();
+		// --base-url wins; an Anthropic model or provider ignores the OpenAI variable.
+		const flag = selectModel({ baseUrl: "http://127.0.0.1:9/v1", model: "m" }, { OPENAI_BASE_URL: "http://x/v1" });
+		expect(flag.model.baseUrl).toBe("http://127.0.0.1:9/v1");
+		const claude = selectModel(
+			{ model: "claude-haiku-4-5" },
+			{ OPENAI_BASE_URL: "http://x/v1", ANTHROPIC_API_KEY: "k" },
+		);
+		expect(claude.model.provider).toBe("anthropic");
+		expect(() => selectModel({}, { OPENAI_BASE_URL: "localhost:1234" })).toThrow(
+			"OPENAI_BASE_URL must be an http(s) URL",
+		);
+	});
+
 	it("prefers --api-key over the environment", () => {
 		expect(selectModel({ apiKey: "sk-flag" }, { OPENAI_API_KEY: "sk-env" }).apiKey).toBe("sk-flag");
 	});

@@ -17,7 +17,8 @@ import { lastAssistantMessage } from "../usage-summary.js";
 /** What interactive mode starts from. */
 export interface InteractiveSetup extends Omit<SessionSetup, "ui" | "sessionFile"> {
 	io: CliIo;
-	session: SessionFileChoice;
+	/** The transcript; none with `--no-session`. */
+	session?: SessionFileChoice;
 	/** A prompt to run first (`gantry --mode interactive "prompt"`). */
 	initialPrompt?: string;
 }
@@ -42,7 +43,7 @@ export async function runInteractiveMode(setup: InteractiveSetup): Promise<numbe
 	const ui = new TerminalUI({ screen, keys, theme, onInterrupt: () => abortRun?.() });
 	let session: AgentSession;
 	try {
-		session = await openSession({ ...setup, ui, sessionFile: setup.session.path });
+		session = await openSession({ ...setup, ui, ...(setup.session ? { sessionFile: setup.session.path } : {}) });
 	} catch (error) {
 		screen.close();
 		keys.close();
@@ -96,11 +97,16 @@ export async function runInteractiveMode(setup: InteractiveSetup): Promise<numbe
 
 function banner(session: AgentSession, setup: InteractiveSetup, theme: Theme): string[] {
 	const model = `${session.model.provider}/${session.model.id}`;
-	const resumed = setup.session.origin !== "new" && session.messages.length > 0;
+	const file = setup.session;
+	const resumed = file !== undefined && file.origin !== "new" && session.messages.length > 0;
 	return [
 		`${theme.bold("gantry")} ${theme.muted(readVersion())} ${theme.muted("·")} ${theme.accent(model)} ${theme.muted("·")} ${setup.cwd}`,
 		theme.muted(
-			resumed ? `Resumed ${setup.session.path} (${session.messages.length} messages)` : `Session ${setup.session.path}`,
+			file === undefined
+				? "Session kept in memory (--no-session): nothing is saved"
+				: resumed
+					? `Resumed ${file.path} (${session.messages.length} messages)`
+					: `Session ${file.path}`,
 		),
 		theme.muted("Type a prompt · /help for commands · Ctrl-C aborts a run, twice at an empty prompt exits"),
 		"",

@@ -52,7 +52,10 @@ function resultLines(call: ToolCallState, definition: ToolDefinition | undefined
 	if (shown === undefined) return [];
 	const result = call.done ? { ...shown, isError: call.isError } : shown;
 	const isPartial = !call.done;
-	const renderResult = definition?.renderResult;
+	// A call that never ran (invalid arguments, blocked, unknown tool) carries the pipeline's message, not
+	// the tool's output: the tool's renderer would not know it (it may show only a first line), so the
+	// message is drawn as text, with its reason.
+	const renderResult = call.done && call.isError && !call.ran ? undefined : definition?.renderResult;
 	const options = { expanded: context.expanded ?? false, isPartial };
 	const custom = tryRender(
 		renderResult ? () => renderResult.call(definition, result as never, options, context.theme) : undefined,

@@ -18,7 +18,6 @@ and exact, and verify what you did (run the tests or the program) before you say
 const BASE_GUIDELINES = [
 	"Be concise in your replies; show file paths clearly.",
 	"Prefer the dedicated tools over shell equivalents when one fits.",
-	"Never invent file contents: read a file before you edit it.",
 ];
 
 /** Builds the system prompt from the declared tools' snippets and guidelines (de-duplicated, in order). */

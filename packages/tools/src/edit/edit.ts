@@ -92,7 +92,6 @@ export function createEditToolDefinition(
 			"Read a file before editing it, and copy oldText exactly from what you read, including indentation.",
 			"Make each oldText unique by including a few surrounding lines; keep it as short as that allows.",
 			"Put all changes to one file in one edit call: every oldText is matched against the file as it was before the call.",
-			"Use write only for new files or complete rewrites; use edit to change part of a file.",
 		],
 		parameters: editSchema,
 		outputSchema: editOutputSchema,
