@@ -8,6 +8,7 @@ import type { SessionFileChoice } from "../sessions.js";
 import { KeyInput } from "../tui/key-input.js";
 import { LineEditor } from "../tui/line-editor.js";
 import { LiveScreen } from "../tui/live-screen.js";
+import { replayConversation } from "../tui/replay.js";
 import { SessionView } from "../tui/session-view.js";
 import { runSlashCommand } from "../tui/slash-commands.js";
 import { TerminalUI } from "../tui/terminal-ui.js";
@@ -40,7 +41,14 @@ export async function runInteractiveMode(setup: InteractiveSetup): Promise<numbe
 	const screen = new LiveScreen(stdout);
 	const keys = new KeyInput(io.stdin);
 	let abortRun: (() => void) | undefined;
-	const ui = new TerminalUI({ screen, keys, theme, onInterrupt: () => abortRun?.() });
+	let view: SessionView | undefined;
+	const ui = new TerminalUI({
+		screen,
+		keys,
+		theme,
+		onInterrupt: () => abortRun?.(),
+		onWaiting: (waiting) => view?.setWaiting(waiting),
+	});
 	let session: AgentSession;
 	try {
 		session = await openSession({ ...setup, ui, ...(setup.session ? { sessionFile: setup.session.path } : {}) });
@@ -49,9 +57,10 @@ export async function runInteractiveMode(setup: InteractiveSetup): Promise<numbe
 		keys.close();
 		throw error;
 	}
-	const view = new SessionView(screen, { theme, getDefinition: (name) => session.getToolDefinition(name) });
+	view = new SessionView(screen, { theme, getDefinition: (name) => session.getToolDefinition(name) });
 	session.subscribe(view.handle);
 	view.commit(banner(session, setup, theme));
+	if (setup.session?.origin !== "new" && session.messages.length > 0) replayConversation(session.messages, view, theme);
 	const editor = new LineEditor();
 	try {
 		let next = setup.initialPrompt;

@@ -50,6 +50,13 @@ export class LiveScreen implements Screen {
 		if (this.#partial !== "") this.stream("\n");
 	}
 
+	setOpenLine(text: string): void {
+		const line = text.replace(/\n/g, " ");
+		if (line === this.#partial) return;
+		this.#partial = line;
+		this.#redraw();
+	}
+
 	commit(lines: readonly string[]): void {
 		const open = this.#partial === "" ? "" : `${wordWrap(sanitizeLine(this.#partial), this.#textWidth()).join("\n")}\n`;
 		this.#partial = "";

@@ -17,6 +17,11 @@ export interface Screen {
 	stream(text: string): void;
 	/** Ends a streamed line that is still open. */
 	endLine(): void;
+	/**
+	 * Replaces the text of the open streamed line (a terminal shows a line as it grows and then its
+	 * styled form); ignored where nothing is redrawn, so there only finished lines should be streamed.
+	 */
+	setOpenLine(text: string): void;
 	/** Writes finished lines below everything committed so far (on a fresh line). */
 	commit(lines: readonly string[]): void;
 	/** Replaces the live lines (ignored unless `live`). */
@@ -52,6 +57,8 @@ export class PlainScreen implements Screen {
 		this.endLine();
 		if (lines.length > 0) this.stream(`${lines.join("\n")}\n`);
 	}
+
+	setOpenLine(): void {}
 
 	setLive(): void {}
 

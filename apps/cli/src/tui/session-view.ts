@@ -3,6 +3,7 @@ import type { AgentSessionEvent } from "@gantry/coding-agent";
 import type { Theme, ToolDefinition } from "@gantry/extensions";
 import { sanitizeLine, truncateToWidth } from "./ansi.js";
 import { formatDuration } from "./fallback-render.js";
+import { MarkdownLines } from "./markdown.js";
 import type { Screen } from "./screen.js";
 import { SPINNER_INTERVAL_MS, spinnerFrame } from "./spinner.js";
 import { type ToolCallState, ToolCallTracker } from "./tool-calls.js";
@@ -37,10 +38,28 @@ export class SessionView {
 	#streaming = false;
 	#lastBlock: Block = "none";
 	#timer: NodeJS.Timeout | undefined;
+	readonly #markdown: MarkdownLines;
+	/** The assistant text line still arriving (drawn raw until it ends, then as Markdown). */
+	#textLine = "";
+	/** When a question started waiting for the person (the clocks stop meanwhile), else undefined. */
+	#waitingSince: number | undefined;
 
 	constructor(screen: Screen, options: SessionViewOptions) {
 		this.#screen = screen;
 		this.#options = options;
+		this.#markdown = new MarkdownLines(options.theme);
+	}
+
+	/**
+	 * While a question waits for the person (a permission prompt), running calls show that they wait
+	 * instead of a spinner and a growing time; the clocks go on once it is answered.
+	 */
+	setWaiting(waiting: boolean): void {
+		if (waiting === (this.#waitingSince !== undefined)) return;
+		this.#waitingSince = waiting ? Date.now() : undefined;
+		if (waiting) this.#stopTimer();
+		else if (this.#running) this.#startTimer();
+		this.#refresh();
 	}
 
 	/** Handles one session event (pass it to `session.subscribe`). */
@@ -94,9 +113,10 @@ export class SessionView {
 				this.#separate("text");
 				this.#screen.endLine();
 				this.#streaming = true;
+				if (update.type === "text_start") this.#markdown.reset();
 				break;
 			case "text_delta":
-				this.#screen.stream(update.delta);
+				this.#streamText(update.delta);
 				break;
 			case "thinking_delta":
 				this.#screen.stream(
@@ -108,6 +128,7 @@ export class SessionView {
 				break;
 			case "text_end":
 			case "thinking_end":
+				this.#flushText();
 				this.#screen.endLine();
 				this.#streaming = false;
 				break;
@@ -115,7 +136,32 @@ export class SessionView {
 		this.#refresh();
 	}
 
+	/** Streams assistant text: finished lines as Markdown, the line still arriving as it is. */
+	#streamText(delta: string): void {
+		const lines = (this.#textLine + delta).split("\n");
+		this.#textLine = lines.pop() ?? "";
+		for (const line of lines) {
+			this.#screen.setOpenLine("");
+			this.#screen.stream(`${this.#styleLine(line)}\n`);
+		}
+		this.#screen.setOpenLine(this.#textLine);
+	}
+
+	#flushText(): void {
+		if (this.#textLine === "") return;
+		const line = this.#textLine;
+		this.#textLine = "";
+		this.#screen.setOpenLine("");
+		this.#screen.stream(`${this.#styleLine(line)}\n`);
+	}
+
+	/** Markdown styling on a terminal; a pipe or file gets the Markdown source, which loses nothing. */
+	#styleLine(line: string): string {
+		return this.#screen.live ? this.#markdown.line(line) : line;
+	}
+
 	#onAssistantEnd(message: AssistantMessage): void {
+		this.#flushText();
 		this.#streaming = false;
 		this.#screen.endLine();
 		if (this.#options.showAssistant === false) return;
@@ -140,13 +186,19 @@ export class SessionView {
 		const now = Date.now();
 		const context = this.#frameContext(now);
 		const lines = this.#tracker.pending.flatMap((call) => renderToolFrame(call, context));
-		if (this.#running && !this.#streaming && this.#tracker.pending.length === 0) {
+		if (this.#running && !this.#streaming && this.#tracker.pending.length === 0 && this.#waitingSince === undefined) {
 			const { theme } = this.#options;
 			lines.push(
 				`${theme.accent(spinnerFrame(now))} ${theme.muted(`Working… ${formatDuration(now - this.#runStartedAt)}`)}`,
 			);
 		}
 		this.#screen.setLive(lines);
+	}
+
+	/** Writes finished calls' frames (a resumed conversation's, redrawn). */
+	commitToolCalls(calls: readonly ToolCallState[]): void {
+		this.#commitFrames(calls);
+		this.#lastBlock = "none";
 	}
 
 	/** Commits finished frames; on a terminal cut to its width, so a long output line cannot break the frame. */
@@ -166,7 +218,8 @@ export class SessionView {
 			theme: this.#options.theme,
 			getDefinition: this.#options.getDefinition,
 			spinner: spinnerFrame(now),
-			now,
+			now: this.#waitingSince ?? now,
+			waiting: this.#waitingSince !== undefined,
 			...(columns === undefined ? {} : { width: Math.max(20, columns - 1) }),
 		};
 	}

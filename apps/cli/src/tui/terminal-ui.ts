@@ -9,6 +9,8 @@ export interface TerminalUIOptions {
 	theme: Theme;
 	/** Called when Ctrl-C dismisses a question (interactive mode aborts the run). */
 	onInterrupt?: () => void;
+	/** Called with true when a question appears and false once it is answered (the view stops its clocks). */
+	onWaiting?: (waiting: boolean) => void;
 }
 
 /** Single-key answers: each option's first letter, when no other option starts with it. */
@@ -73,6 +75,7 @@ export class TerminalUI implements ExtensionUI {
 		return new Promise((resolve) => {
 			const finish = (answer: string | undefined) => {
 				removeHandler();
+				this.#options.onWaiting?.(false);
 				screen.setFooter([]);
 				const shown = answer === undefined ? theme.muted("(declined)") : theme.accent(answer);
 				screen.commit([`${theme.warning("?")} ${titleLines[0]} ${theme.muted("›")} ${shown}`]);
@@ -97,6 +100,7 @@ export class TerminalUI implements ExtensionUI {
 				}
 				return true;
 			});
+			this.#options.onWaiting?.(true);
 			draw();
 		});
 	}

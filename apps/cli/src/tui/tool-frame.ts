@@ -13,6 +13,8 @@ export interface ToolFrameContext {
 	spinner: string;
 	/** The current time in milliseconds, for the elapsed time of running calls. */
 	now: number;
+	/** A question waits for the person: running calls say so instead of spinning. */
+	waiting?: boolean;
 	/** Passed to `renderResult`. Default false. */
 	expanded?: boolean;
 	/**
@@ -68,6 +70,9 @@ function resultLines(call: ToolCallState, definition: ToolDefinition | undefined
 /** The closing line of a frame: a spinner and the time so far, or how the call ended and how long it took. */
 function statusText(call: ToolCallState, context: ToolFrameContext): string {
 	const { theme } = context;
+	if (!call.done && context.waiting) {
+		return `${theme.warning("?")} ${theme.muted(`waiting for your answer · ${formatDuration(context.now - call.startedAt)}`)}`;
+	}
 	if (!call.done)
 		return `${theme.accent(context.spinner)} ${theme.muted(formatDuration(context.now - call.startedAt))}`;
 	const duration = theme.muted(formatDuration(call.durationMs ?? 0));

@@ -1,0 +1,88 @@
+import { mkdirSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { type ScriptedLlmServer, startScriptedLlmServer } from "@gantry/ai/testing";
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { CLI_ENTRY, makeWorkspace, runCli } from "../helpers/run-cli.js";
+import { HAS_TMUX, TmuxTerminal } from "../helpers/tmux.js";
+
+let workspace: ReturnType<typeof makeWorkspace>;
+let server: ScriptedLlmServer;
+let terminal: TmuxTerminal | undefined;
+
+beforeEach(async () => {
+	workspace = makeWorkspace();
+	server = await startScriptedLlmServer();
+});
+afterEach(async () => {
+	terminal?.kill();
+	terminal = undefined;
+	await server.close();
+	workspace.remove();
+});
+
+async function startGantry(extra: string[] = []): Promise<TmuxTerminal> {
+	terminal = TmuxTerminal.start(
+		[process.execPath, CLI_ENTRY, "--base-url", server.openaiBaseUrl, "--model", "scripted", ...extra],
+		{ cwd: workspace.project, env: { HOME: workspace.home } },
+	);
+	await terminal.waitFor("Type a prompt");
+	return terminal;
+}
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+describe.skipIf(!HAS_TMUX)("interactive mode for daily use", () => {
+	it("renders the answer's Markdown: headings, bold, code, lists and fenced code", async () => {
+		server.enqueue({
+			text: "## Findings\n\nThe **cart** total uses `index = 1`:\n\n- first item\n- second item\n\n```js\nconst **not bold** = 1;\n```\nDone.",
+			delayMs: 2,
+		});
+		const gantry = await startGantry();
+		gantry.type("review");
+		gantry.press("Enter");
+		const screen = await gantry.waitFor("Done.");
+		expect(screen).toContain("\nFindings\n");
+		expect(screen).not.toContain("## Findings");
+		expect(screen).toContain("The cart total uses index = 1:");
+		expect(screen).toContain("• first item");
+		expect(screen).toContain("• second item");
+		// Fenced code is shown verbatim.
+		expect(screen).toContain("const **not bold** = 1;");
+		expect(screen).toContain("```js");
+	});
+
+	it("redraws the earlier conversation when -c resumes it", async () => {
+		writeFileSync(join(workspace.project, "notes.txt"), "remember the milk\n");
+		server.enqueue(
+			{ toolCalls: [{ name: "read", arguments: { path: "notes.txt" } }] },
+			{ text: "The note says: **remember the milk**." },
+		);
+		const first = await runCli(["--base-url", server.openaiBaseUrl, "--model", "scripted", "What does the note say?"], {
+			cwd: workspace.project,
+			home: workspace.home,
+		});
+		expect(first.code).toBe(0);
+		const gantry = await startGantry(["-c"]);
+		const screen = await gantry.waitFor("resumed here");
+		expect(screen).toContain("› What does the note say?");
+		expect(screen).toMatch(/╭─ read notes\.txt\n│ remember the milk\n(│ .*\n)*╰─ ✓/);
+		expect(screen).toContain("The note says: remember the milk.");
+	});
+
+	it("stops the clocks while a permission question waits", async () => {
+		mkdirSync(join(workspace.project, "junk"));
+		server.enqueue({ toolCalls: [{ name: "bash", arguments: { command: "rm -rf junk" } }] }, { text: "Removed." });
+		const gantry = await startGantry();
+		gantry.type("remove junk");
+		gantry.press("Enter");
+		await gantry.waitFor("Allow bash `rm -rf junk`?");
+		const before = await gantry.waitFor("waiting for your answer");
+		await sleep(1500);
+		const after = gantry.capture();
+		const status = (screen: string) => screen.split("\n").find((line) => line.includes("waiting for your answer"));
+		expect(status(after)).toBe(status(before));
+		expect(after).not.toMatch(/Working…/);
+		gantry.type("y");
+		await gantry.waitFor("Removed.");
+	});
+});
