@@ -1,3 +1,4 @@
+import { errorMessage } from "../error-text.js";
 /** A grep pattern compiled for the built-in engine. */
 export interface CompiledPattern {
 	/** Set for a case-sensitive literal: every line containing it matches, and files are pre-screened by bytes. */
@@ -47,7 +48,7 @@ export function compilePattern(options: PatternOptions): CompiledPattern {
 	try {
 		line = compile(source, `m${flags}`);
 	} catch (error) {
-		const reason = error instanceof Error ? error.message : String(error);
+		const reason = errorMessage(error);
 		throw new Error(
 			`Invalid regular expression ${JSON.stringify(pattern)}: ${reason}. Use literal: true to search for the text as is.`,
 		);

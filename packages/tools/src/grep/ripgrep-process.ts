@@ -1,4 +1,4 @@
-import { ABORTED_MESSAGE, childAbortController } from "../abort.js";
+import { childAbortController, throwIfAborted } from "../abort.js";
 import { errorMessage } from "../error-text.js";
 import type { Workspace, WorkspaceProcesses } from "../workspace/types.js";
 
@@ -29,7 +29,7 @@ export async function runRipgrep(
 	options: { cwd: string; signal: AbortSignal | undefined; onOutput: (chunk: Buffer) => void },
 ): Promise<RipgrepExit> {
 	const { cwd, signal, onOutput } = options;
-	if (signal?.aborted) throw new Error(ABORTED_MESSAGE);
+	throwIfAborted(signal);
 	const { controller, dispose } = childAbortController(signal);
 	let stderr = "";
 	let failure: Error | undefined;
@@ -66,7 +66,7 @@ export async function runRipgrep(
 		dispose();
 	}
 	if (failure !== undefined) throw failure;
-	if (signal?.aborted) throw new Error(ABORTED_MESSAGE);
+	throwIfAborted(signal);
 	return exit;
 }
 

@@ -1,5 +1,6 @@
 import type { ImageContent } from "@gantry/ai";
 import type { Sharp } from "sharp";
+import { errorMessage } from "../error-text.js";
 import { formatSize } from "../truncate.js";
 import { decodeBmp } from "./bmp.js";
 import { detectImageFormat, IMAGE_MIME_TYPES, type ImageFormat, isProviderImageFormat } from "./detect.js";
@@ -63,7 +64,7 @@ function base64Length(byteLength: number): number {
 }
 
 function describeError(error: unknown): string {
-	const text = error instanceof Error ? error.message : String(error);
+	const text = errorMessage(error);
 	return text.replace(/^Input buffer (contains|has) /, "").replace(/\s+$/, "");
 }
 

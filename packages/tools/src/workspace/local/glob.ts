@@ -2,6 +2,7 @@ import { type Dirent, readdirSync, statSync } from "node:fs";
 import { join, sep } from "node:path";
 import fastGlob from "fast-glob";
 import { ABORTED_MESSAGE, throwIfAborted } from "../../abort.js";
+import { errorCode } from "../../error-text.js";
 import { ALWAYS_SKIPPED_FOLDERS } from "../../search/glob-walk.js";
 import { IgnoreRules } from "../../search/ignore-rules.js";
 import { IgnoreScopes } from "../../search/ignore-scopes.js";
@@ -53,7 +54,7 @@ export async function localGlob(pattern: string, cwd: string, signal: AbortSigna
 		try {
 			dirents = readdirSync(path, { withFileTypes: true });
 		} catch (error) {
-			const code = (error as NodeJS.ErrnoException).code;
+			const code = errorCode(error);
 			// Unreadable or vanished folders are skipped, as rg and fd do.
 			const skipped = code === "EACCES" || code === "EPERM" || code === "ENOENT" || code === "ENOTDIR";
 			deliver(callback, skipped ? null : (error as NodeJS.ErrnoException), []);
@@ -89,7 +90,7 @@ export async function localGlob(pattern: string, cwd: string, signal: AbortSigna
 				listFolder(path, callback)) as unknown as typeof import("node:fs").readdir,
 		},
 	}).catch((error: unknown) => {
-		if (signal?.aborted) throw new Error(ABORTED_MESSAGE);
+		throwIfAborted(signal);
 		throw error;
 	});
 	throwIfAborted(signal);

@@ -1,6 +1,6 @@
 import { randomBytes } from "node:crypto";
 import { stat } from "node:fs/promises";
-import { ABORTED_MESSAGE, onAbort } from "../../abort.js";
+import { onAbort, throwIfAborted } from "../../abort.js";
 import type { WorkspaceExitStatus, WorkspaceProcesses, WorkspaceSpawnOptions } from "../types.js";
 import { findExecutable } from "./find-executable.js";
 import { CALL_MARKER_VARIABLE, DEFAULT_KILL_GRACE_MS, killProcessTree } from "./kill-process-tree.js";
@@ -43,7 +43,7 @@ export function createLocalProcesses(options: LocalProcessesOptions = {}): Local
 		args: readonly string[],
 		{ cwd, env, onStdout, onStderr, signal }: WorkspaceSpawnOptions,
 	): Promise<WorkspaceExitStatus> {
-		if (signal?.aborted) throw new Error(ABORTED_MESSAGE);
+		throwIfAborted(signal);
 		const marker = `${id}.${++calls}`;
 		const { execa } = await loadExeca();
 		const subprocess = execa(file, args, {

@@ -1,6 +1,7 @@
 import { randomBytes } from "node:crypto";
 import { readdir, unlink } from "node:fs/promises";
 import { basename, dirname, join } from "node:path";
+import { errorCode } from "../../../error-text.js";
 
 /** `.<name>.<pid>-<12 hex digits>.tmp`: the writer's process id is in the name so a later write can tell whether it still runs. */
 const TEMPORARY_NAME = /^\.(.*)\.(\d+)-[0-9a-f]{12}\.tmp$/;
@@ -16,7 +17,7 @@ function isRunning(pid: number): boolean {
 		process.kill(pid, 0);
 		return true;
 	} catch (error) {
-		return (error as NodeJS.ErrnoException).code !== "ESRCH";
+		return errorCode(error) !== "ESRCH";
 	}
 }
 

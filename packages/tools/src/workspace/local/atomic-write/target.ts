@@ -1,6 +1,7 @@
 import { constants, type Stats } from "node:fs";
 import { access, lstat, readlink, realpath, stat } from "node:fs/promises";
 import { dirname, resolve } from "node:path";
+import { errorCode } from "../../../error-text.js";
 
 /** Links followed before giving up, like the kernel's limit. */
 const MAX_LINK_HOPS = 40;
@@ -28,7 +29,7 @@ async function danglingLinkEnd(path: string): Promise<string> {
 		try {
 			info = await lstat(current);
 		} catch (error) {
-			if ((error as NodeJS.ErrnoException).code === "ENOENT") return current;
+			if (errorCode(error) === "ENOENT") return current;
 			throw error;
 		}
 		if (!info.isSymbolicLink()) return current;
@@ -43,7 +44,7 @@ export async function resolveWriteTarget(path: string): Promise<WriteTarget> {
 		const target = await realpath(path);
 		return { path: target, existing: await stat(target) };
 	} catch (error) {
-		if ((error as NodeJS.ErrnoException).code !== "ENOENT") throw error;
+		if (errorCode(error) !== "ENOENT") throw error;
 	}
 	return { path: await danglingLinkEnd(path) };
 }
