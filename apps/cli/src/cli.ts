@@ -17,6 +17,10 @@ import { resolveWorkingFolder } from "./working-folder.js";
  */
 export async function runCli(argv: readonly string[], io: CliIo = processIo()): Promise<number> {
 	try {
+		if (argv[0] === "mcp") {
+			const { runMcpCommand } = await import("./commands/mcp-command.js");
+			return await runMcpCommand(argv.slice(1), io);
+		}
 		const options = parseCliArguments(argv);
 		if (options.help) {
 			io.stdout.write(helpText(readVersion()));

@@ -7,6 +7,7 @@ Usage
   gantry [options] "prompt"        run one prompt, print the answer (also: -p, or a prompt on stdin)
   gantry --mode json "prompt"      every session event as one JSON line
   gantry tools [--json]            list every registered tool
+  gantry mcp serve|list|call       serve Gantry's tools over MCP, list or call MCP servers (gantry mcp --help)
   gantry --demo                    offline demo: a scripted model fixes a bug in a sample project
 
 Model

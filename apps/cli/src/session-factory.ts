@@ -10,6 +10,7 @@ import {
 import type { Extension, ExtensionUI, ToolDefinition } from "@gantry/extensions";
 import type { CliOptions } from "./args.js";
 import { CliError } from "./errors.js";
+import { attachMcpServers, loadMcpServers } from "./mcp-servers.js";
 import { CLI_DEFAULT_TOOLS, checkToolNames } from "./tool-names.js";
 
 /** Everything a run's session is made from. */
@@ -41,10 +42,13 @@ export interface SessionSetup {
 export async function openSession(setup: SessionSetup): Promise<AgentSession> {
 	const { options } = setup;
 	const policy = createPermissionPolicy({ ...setup.permissions, mode: options.yes ? "yes" : "ask" });
+	// The servers of .mcp.json / ~/.gantry/mcp.json start in the background; the session does not wait.
+	const mcp = await loadMcpServers(setup.cwd);
 	const extensions: (Extension | string)[] = [
 		policy,
 		...options.extensions.map((path) => resolve(path)),
 		...(setup.extraExtensions ?? []),
+		...(mcp ? [mcp] : []),
 	];
 	let session: AgentSession;
 	try {
@@ -64,8 +68,10 @@ export async function openSession(setup: SessionSetup): Promise<AgentSession> {
 			...setup.sessionOptions,
 		});
 	} catch (error) {
+		await mcp?.close();
 		throw new CliError("session_failed", error instanceof Error ? error.message : String(error), { cause: error });
 	}
+	if (mcp) attachMcpServers(session, mcp);
 	const failures = session.runner
 		.getDiagnostics()
 		.filter((diagnostic) => diagnostic.code === "load_failed" || diagnostic.code === "extension_failed");

@@ -1,5 +1,7 @@
 import type { AgentSession } from "@gantry/coding-agent";
 import type { Theme, ToolAnnotations } from "@gantry/extensions";
+import { describeMcpStatus } from "@gantry/mcp";
+import { mcpServersOf } from "./mcp-servers.js";
 import { visibleWidth } from "./tui/ansi.js";
 
 /** One registered tool as `gantry tools --json` prints it. */
@@ -15,22 +17,36 @@ export interface ToolListEntry {
 	/** `"builtin"`, `"sdk"` or the extension's path. */
 	source: string;
 	description: string;
+	/** The tool's namespace (for MCP tools: the server). */
+	namespace?: string;
+	/** For MCP tools: the server and its status (`ready (3 tools)`, `failed: …`). */
+	mcpServer?: { name: string; status: string };
 }
 
 /** Every registered tool of the session, in registration order. */
 export function listTools(session: AgentSession): ToolListEntry[] {
 	const active = new Set(session.getActiveToolNames());
 	const callable = new Set(session.getCallableToolNames());
-	return session.getAllTools().map((tool) => ({
-		name: tool.name,
-		label: tool.label,
-		exposure: tool.exposure,
-		active: active.has(tool.name),
-		callable: callable.has(tool.name),
-		annotations: tool.annotations ?? {},
-		source: tool.source,
-		description: tool.description,
-	}));
+	const servers = new Map<string, { name: string; status: string }>();
+	for (const server of mcpServersOf(session)?.servers() ?? []) {
+		for (const tool of server.tools) servers.set(tool, { name: server.name, status: describeMcpStatus(server.status) });
+	}
+	return session.getAllTools().map((tool) => {
+		const entry: ToolListEntry = {
+			name: tool.name,
+			label: tool.label,
+			exposure: tool.exposure,
+			active: active.has(tool.name),
+			callable: callable.has(tool.name),
+			annotations: tool.annotations ?? {},
+			source: tool.source,
+			description: tool.description,
+		};
+		if (tool.namespace !== undefined) entry.namespace = tool.namespace.name;
+		const server = servers.get(tool.name);
+		if (server !== undefined) entry.mcpServer = server;
+		return entry;
+	});
 }
 
 /** Annotations as short words: `read-only`, `destructive`, `idempotent`, `open-world`. */
@@ -51,14 +67,24 @@ function pad(text: string, width: number): string {
 export function formatToolTable(entries: readonly ToolListEntry[], theme: Theme): string[] {
 	if (entries.length === 0) return [theme.muted("No tools are registered.")];
 	const mark = (on: boolean) => (on ? theme.success("yes") : theme.muted("no"));
-	const header = ["TOOL", "EXPOSURE", "ACTIVE", "CALLABLE", "ANNOTATIONS", "SOURCE"];
+	const namespaced = entries.some((entry) => entry.namespace !== undefined);
+	const header = [
+		"TOOL",
+		"EXPOSURE",
+		"ACTIVE",
+		"CALLABLE",
+		"ANNOTATIONS",
+		...(namespaced ? ["NAMESPACE"] : []),
+		"SOURCE",
+	];
 	const rows = entries.map((entry) => [
 		theme.bold(entry.name),
 		entry.exposure,
 		mark(entry.active),
 		mark(entry.callable),
 		describeAnnotations(entry.annotations),
-		theme.muted(entry.source),
+		...(namespaced ? [entry.namespace ?? "-"] : []),
+		theme.muted(entry.mcpServer ? `MCP server ${entry.mcpServer.name}: ${entry.mcpServer.status}` : entry.source),
 	]);
 	const widths = header.map((title, column) => Math.max(title.length, ...rows.map((row) => visibleWidth(row[column]))));
 	const line = (cells: string[]) =>

@@ -1,4 +1,6 @@
+import { describeMcpStatus } from "@gantry/mcp";
 import type { CliOptions } from "../args.js";
+import { mcpServersOf } from "../mcp-servers.js";
 import { selectModel } from "../model-selection.js";
 import { openSession } from "../session-factory.js";
 import { formatToolTable, listTools } from "../tool-list.js";
@@ -15,9 +17,17 @@ export async function runToolsCommand(options: CliOptions, stdout: NodeJS.WriteS
 	const { model } = selectModel(options);
 	const session = await openSession({ options, cwd, model });
 	try {
+		// MCP servers start in the background; their tools are listed once they are ready (or failed).
+		await mcpServersOf(session)?.settled(15_000);
 		const entries = listTools(session);
 		if (options.json) stdout.write(`${JSON.stringify(entries, null, 2)}\n`);
-		else stdout.write(`${formatToolTable(entries, themeFor(stdout)).join("\n")}\n`);
+		else {
+			const theme = themeFor(stdout);
+			const servers = (mcpServersOf(session)?.servers() ?? []).map((server) =>
+				theme.muted(`MCP server ${server.name} (${server.transport}): ${describeMcpStatus(server.status)}`),
+			);
+			stdout.write(`${[...formatToolTable(entries, theme), ...servers].join("\n")}\n`);
+		}
 		return 0;
 	} finally {
 		await session.dispose();

@@ -1,0 +1,35 @@
+import { describeMcpStatus, McpServerConnection, type McpServerSettings } from "@gantry/mcp";
+import type { CliIo } from "../io.js";
+import type { McpCallArguments } from "./mcp-args.js";
+
+/**
+ * `gantry mcp call`: connects to one server, calls one tool, prints the MCP result as JSON on stdout.
+ * Exit 0 on success, 1 when the result is `isError`, the server cannot be reached or the call fails.
+ */
+export async function runMcpCall(parsed: McpCallArguments, io: CliIo): Promise<number> {
+	const settings = (
+		parsed.url !== undefined
+			? { type: "http", url: parsed.url, headers: parsed.headers }
+			: { command: parsed.command?.[0] ?? "", args: parsed.command?.slice(1) ?? [] }
+	) as McpServerSettings;
+	if (parsed.timeoutMs !== undefined) settings.timeoutMs = parsed.timeoutMs;
+	const connection = new McpServerConnection("server", settings, { cwd: process.cwd() });
+	try {
+		const status = await connection.settled();
+		if (status.state !== "ready") {
+			const stderr = status.state === "failed" && status.stderr ? `\n${status.stderr}` : "";
+			io.stderr.write(`gantry: the MCP server is not available: ${describeMcpStatus(status)}${stderr}\n`);
+			return 1;
+		}
+		try {
+			const result = await connection.callTool(parsed.tool, parsed.args);
+			io.stdout.write(`${JSON.stringify(result, null, 2)}\n`);
+			return result.isError === true ? 1 : 0;
+		} catch (error) {
+			io.stderr.write(`gantry: ${connection.describeCallError(parsed.tool, error)}\n`);
+			return 1;
+		}
+	} finally {
+		await connection.close();
+	}
+}

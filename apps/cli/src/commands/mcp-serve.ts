@@ -1,0 +1,45 @@
+import { createMcpServer } from "@gantry/mcp";
+import type { CliIo } from "../io.js";
+import { mcpServersOf } from "../mcp-servers.js";
+import { selectModel } from "../model-selection.js";
+import { readVersion } from "../package-info.js";
+import { openSession } from "../session-factory.js";
+import { resolveWorkingFolder } from "../working-folder.js";
+import type { McpServeArguments } from "./mcp-args.js";
+
+/**
+ * `gantry mcp serve`: the CLI's session (builtins, `-e` extensions, configured MCP servers, `--tools`)
+ * served over MCP — stdio until stdin ends, or Streamable HTTP at `/mcp` until SIGINT / SIGTERM. Every
+ * call runs through the session's pipeline and permission policy; without `--yes` a tool that needs
+ * approval answers with an error result saying so. Needs no API key.
+ */
+export async function runMcpServe(parsed: McpServeArguments, io: CliIo): Promise<number> {
+	const { options } = parsed;
+	const cwd = resolveWorkingFolder(options.cwd);
+	const { model } = selectModel(options, io.env);
+	const session = await openSession({ options, cwd, model });
+	// Tools of configured MCP servers are served too, so they are given the time to connect.
+	await mcpServersOf(session)?.settled(10_000);
+	const server = createMcpServer({ tools: session, name: "gantry", version: readVersion() });
+	try {
+		if (parsed.http === undefined) {
+			const ended = new Promise<void>((resolve) => {
+				io.stdin.once("end", resolve);
+				io.stdin.once("close", resolve);
+			});
+			await server.listenStdio();
+			await ended;
+		} else {
+			const listener = await server.listenHttp({ host: parsed.http.host, port: parsed.http.port });
+			io.stderr.write(`gantry: serving MCP at ${listener.url} (Ctrl-C stops)\n`);
+			await new Promise<void>((resolve) => {
+				process.once("SIGINT", resolve);
+				process.once("SIGTERM", resolve);
+			});
+		}
+		return 0;
+	} finally {
+		await server.close();
+		await session.dispose();
+	}
+}

@@ -1,0 +1,53 @@
+import type { AgentSession } from "@gantry/coding-agent";
+import { createMcpExtension, loadMcpConfig, type McpExtension } from "@gantry/mcp";
+import { CliError } from "./errors.js";
+
+/** How long the first prompt waits, at most, for MCP servers that are still connecting. */
+export const MCP_FIRST_PROMPT_WAIT_MS = 10_000;
+
+const bySession = new WeakMap<AgentSession, McpExtension>();
+
+/**
+ * The extension for the MCP servers of `<cwd>/.mcp.json` and `~/.gantry/mcp.json`, or undefined when
+ * neither configures a server. A config that cannot be used is a `session_failed` error naming the file.
+ */
+export async function loadMcpServers(cwd: string, home?: string): Promise<McpExtension | undefined> {
+	let config: Awaited<ReturnType<typeof loadMcpConfig>>;
+	try {
+		config = await loadMcpConfig(cwd, home === undefined ? {} : { home });
+	} catch (error) {
+		throw new CliError("session_failed", error instanceof Error ? error.message : String(error), { cause: error });
+	}
+	if (Object.keys(config.mcpServers).length === 0) return undefined;
+	return createMcpExtension(config, { cwd });
+}
+
+/**
+ * Ties the servers' lifetime to the session: the first prompt waits (bounded) for servers still
+ * connecting, so their tools can be searched, and `dispose()` closes every server and its process.
+ */
+export function attachMcpServers(session: AgentSession, mcp: McpExtension): void {
+	bySession.set(session, mcp);
+	const prompt = session.prompt.bind(session);
+	const dispose = session.dispose.bind(session);
+	let waited = false;
+	session.prompt = async (text: string) => {
+		if (!waited) {
+			waited = true;
+			await mcp.settled(MCP_FIRST_PROMPT_WAIT_MS);
+		}
+		return prompt(text);
+	};
+	session.dispose = async () => {
+		try {
+			await dispose();
+		} finally {
+			await mcp.close();
+		}
+	};
+}
+
+/** The MCP servers attached to `session`, if any. */
+export function mcpServersOf(session: AgentSession): McpExtension | undefined {
+	return bySession.get(session);
+}
