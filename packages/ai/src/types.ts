@@ -9,9 +9,17 @@ export type ImageContent = { type: "image"; data: string; mimeType: string };
 /**
  * The model's reasoning. `signature` is opaque provider data (Anthropic) that must travel back unchanged
  * for the provider to accept the block in a later request; `redacted` marks a block whose reasoning the
- * provider encrypted (its data is then in `signature` and `thinking` is empty).
+ * provider encrypted (its data is then in `signature` and `thinking` is empty). `reasoningField` names
+ * the response field an OpenAI-compatible endpoint streamed the reasoning in (`reasoning_content`,
+ * `reasoning`); the reasoning is sent back to that same model in that field.
  */
-export type ThinkingContent = { type: "thinking"; thinking: string; signature?: string; redacted?: boolean };
+export type ThinkingContent = {
+	type: "thinking";
+	thinking: string;
+	signature?: string;
+	redacted?: boolean;
+	reasoningField?: string;
+};
 /**
  * A tool call the model made. `argumentsError` is set when the provider could not parse the streamed
  * arguments as JSON; `arguments` is then `{}` and the agent answers the call with a validation error.
@@ -24,14 +32,29 @@ export type ToolCall = {
 	argumentsError?: string;
 };
 
+/**
+ * Tokens of one request (or a sum of requests). `input` excludes cached tokens: `cacheRead` are prompt
+ * tokens read from the provider's cache, `cacheWrite` tokens written to it. `reasoning`, when the provider
+ * reports it, is the part of `output` the model spent reasoning. `cost` is in US dollars, computed from
+ * the model's `cost` (all zero for models without prices).
+ */
 export type Usage = {
 	input: number;
 	output: number;
 	cacheRead: number;
 	cacheWrite: number;
 	totalTokens: number;
+	reasoning?: number;
 	cost: { input: number; output: number; cacheRead: number; cacheWrite: number; total: number };
 };
+
+/**
+ * A block the provider produced and keeps for itself, which Gantry does not interpret: Anthropic's server
+ * tools (`server_tool_use`, `web_search_tool_result`, `tool_search_tool_result`, code-execution results…).
+ * `data` is the block as the provider's API accepts it back; it is sent back unchanged to the same `api`
+ * (so the conversation replays) and left out for any other api. It has no stream events of its own.
+ */
+export type ProviderContent = { type: "provider"; api: string; kind: string; data: { [key: string]: JsonValue } };
 
 export type StopReason = "stop" | "toolUse" | "length" | "error" | "aborted";
 
@@ -39,7 +62,7 @@ export type UserMessage = { role: "user"; content: string | (TextContent | Image
 
 export type AssistantMessage = {
 	role: "assistant";
-	content: (TextContent | ThinkingContent | ToolCall)[];
+	content: (TextContent | ThinkingContent | ToolCall | ProviderContent)[];
 	stopReason: StopReason;
 	usage: Usage;
 	api: string;
@@ -96,7 +119,16 @@ export type Tool = {
 
 export type Context = { systemPrompt?: string; messages: Message[]; tools?: Tool[] };
 
-export type KnownApi = "openai-completions" | "anthropic-messages" | "faux";
+export type KnownApi = "openai-completions" | "openai-responses" | "anthropic-messages" | "faux";
+
+/** How hard a reasoning model thinks before it answers. */
+export type ReasoningLevel = "minimal" | "low" | "medium" | "high";
+
+/** Which tool the model may or must call: any (`"auto"`), none, at least one (`"required"`), or this one. */
+export type ToolChoice = "auto" | "none" | "required" | { name: string };
+
+/** US dollars per million tokens. */
+export type ModelCost = { input: number; output: number; cacheRead: number; cacheWrite: number };
 
 export type ImageResizeLimits = { maxWidth: number; maxHeight: number; maxBytes?: number };
 
@@ -110,6 +142,10 @@ export type Model = {
 	input: ("text" | "image")[];
 	contextWindow: number;
 	maxTokens: number;
+	/** Whether the model reasons before answering (then `StreamOptions.reasoning` applies). Default: unknown. */
+	reasoning?: boolean;
+	/** Prices per million tokens; `usage.cost` is computed from them. Default: none (cost stays 0). */
+	cost?: ModelCost;
 	inputLimits?: { images?: { resize?: ImageResizeLimits } };
 	compat?: {
 		/** Whether the endpoint accepts `strict: true` tool schemas. Default: true for provider "openai". */
@@ -130,13 +166,48 @@ export type StreamOptions = {
 	temperature?: number;
 	/** Extra HTTP headers sent with the request. */
 	headers?: Record<string, string>;
-	/** How often the provider SDK retries a failed request (429, 5xx, connection errors). Default: 2. */
+	/**
+	 * How often a failed request is retried before any content streamed: HTTP 408, 409, 429 and 5xx,
+	 * overloaded and server errors in the stream, connection failures. Default: 2.
+	 */
 	maxRetries?: number;
 	/**
-	 * Asks for extended thinking with this many tokens of budget (Anthropic; must be below `maxTokens`).
-	 * Other providers ignore it. Default: no extended thinking requested.
+	 * The first retry waits this long, each further one twice as long (plus up to 25 % jitter, at most
+	 * 30 s). A `retry-after` / `retry-after-ms` header of the answer is honoured instead, up to 60 s.
+	 * Default: 1000.
+	 */
+	retryBaseDelayMs?: number;
+	/**
+	 * When the server sends no byte for this long (while connecting, before the headers or in the middle of
+	 * the stream), the request ends with `stopReason: "error"` and a message naming the timeout. It is not
+	 * retried. Default: 120 000.
+	 */
+	idleTimeoutMs?: number;
+	/**
+	 * How hard a reasoning model thinks: chat completions send `reasoning_effort`, the Responses API
+	 * `reasoning.effort`, Anthropic turns on extended thinking with a budget of 1 024 / 4 096 / 10 240 /
+	 * 32 000 tokens (raising `max_tokens` above it). Ignored for models whose `reasoning` is false.
+	 * Default: the provider's default (Anthropic: no extended thinking).
+	 */
+	reasoning?: ReasoningLevel;
+	/**
+	 * Asks for extended thinking with exactly this budget (Anthropic; below `maxTokens`); wins over
+	 * `reasoning`. Other providers ignore it. Default: no extended thinking requested.
 	 */
 	thinking?: { budgetTokens: number };
+	/** Which tool the model may or must call, sent in each API's own shape. Default: the API's (`auto`). */
+	toolChoice?: ToolChoice;
+	/**
+	 * Whether the model may call several tools in one turn (`parallel_tool_calls`; Anthropic:
+	 * `disable_parallel_tool_use` when false). Default: not sent (the APIs allow parallel calls).
+	 */
+	parallelToolCalls?: boolean;
+	/**
+	 * Identifies the conversation, so requests of one session share a prompt cache: sent as
+	 * `prompt_cache_key` to OpenAI (chat completions on api.openai.com and the Responses API).
+	 * Default: none.
+	 */
+	sessionId?: string;
 };
 
 export type AssistantMessageEvent =

@@ -1,4 +1,4 @@
-import type { Usage } from "./types.js";
+import type { ModelCost, Usage } from "./types.js";
 
 /** A `Usage` with every count at zero. */
 export function emptyUsage(): Usage {
@@ -19,6 +19,7 @@ export function addUsage(target: Usage, delta: Usage): Usage {
 	target.cacheRead += delta.cacheRead;
 	target.cacheWrite += delta.cacheWrite;
 	target.totalTokens += delta.totalTokens;
+	if (delta.reasoning !== undefined) target.reasoning = (target.reasoning ?? 0) + delta.reasoning;
 	target.cost.input += delta.cost.input;
 	target.cost.output += delta.cost.output;
 	target.cost.cacheRead += delta.cost.cacheRead;
@@ -35,6 +36,22 @@ export function completeUsage(partial: Partial<Usage> = {}): Usage {
 	usage.cacheRead = partial.cacheRead ?? 0;
 	usage.cacheWrite = partial.cacheWrite ?? 0;
 	usage.totalTokens = partial.totalTokens ?? usage.input + usage.output + usage.cacheRead + usage.cacheWrite;
+	if (partial.reasoning !== undefined) usage.reasoning = partial.reasoning;
 	if (partial.cost) usage.cost = { ...usage.cost, ...partial.cost };
+	return usage;
+}
+
+/**
+ * Fills `usage.cost` (US dollars) from prices per million tokens, in place, and returns it. Without
+ * prices the cost is left as it is.
+ */
+export function priceUsage(usage: Usage, cost: ModelCost | undefined): Usage {
+	if (!cost) return usage;
+	const dollars = (tokens: number, perMillion: number) => (tokens * perMillion) / 1_000_000;
+	usage.cost.input = dollars(usage.input, cost.input);
+	usage.cost.output = dollars(usage.output, cost.output);
+	usage.cost.cacheRead = dollars(usage.cacheRead, cost.cacheRead);
+	usage.cost.cacheWrite = dollars(usage.cacheWrite, cost.cacheWrite);
+	usage.cost.total = usage.cost.input + usage.cost.output + usage.cost.cacheRead + usage.cost.cacheWrite;
 	return usage;
 }

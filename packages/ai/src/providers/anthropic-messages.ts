@@ -4,16 +4,21 @@ import type {
 	MessageDeltaUsage,
 	RawMessageStreamEvent,
 } from "@anthropic-ai/sdk/resources/messages";
-import { resolveApiKey } from "../api-keys.js";
 import { type AssistantMessageEventStream, createAssistantMessageEventStream } from "../event-stream.js";
-import type { Context, Model, StopReason, StreamOptions } from "../types.js";
-import { completeUsage } from "../usage.js";
+import type { AssistantMessage, Context, JsonValue, Model, StopReason, StreamOptions } from "../types.js";
+import { addUsage, completeUsage } from "../usage.js";
 import { toAnthropicRequest } from "./anthropic-request.js";
-import { ABORTED_MESSAGE, errorText } from "./error-text.js";
+import { errorText } from "./error-text.js";
 import { AssistantMessageBuilder } from "./message-builder.js";
+import { type AttemptOutcome, type RequestAttempt, runRequest } from "./request-runner.js";
+
+/** How often a turn that the server paused (`stop_reason: pause_turn`) is continued before giving up. */
+const MAX_CONTINUATIONS = 5;
+const API = "anthropic-messages";
 
 /**
  * The `anthropic-messages` provider: the Anthropic Messages API (streaming) through the official client.
+ * A turn the server paused in a long server-tool run is continued (up to 5 times) into the same message.
  * Never throws or rejects: failures end the stream with `stopReason: "error"` (HTTP and streamed errors
  * carry the server's message) or `"aborted"`.
  */
@@ -23,79 +28,120 @@ export function streamAnthropicMessages(
 	options?: StreamOptions,
 ): AssistantMessageEventStream {
 	const events = createAssistantMessageEventStream();
-	void run(model, context, options ?? {}, new AssistantMessageBuilder(model, events));
+	const builder = new AssistantMessageBuilder(model, events);
+	const settings = options ?? {};
+	const total = completeUsage();
+	let reported = false;
+	const attempt = async ({ signal, fetch, apiKey }: RequestAttempt): Promise<AttemptOutcome> => {
+		const client = new Anthropic({
+			apiKey,
+			baseURL: model.baseUrl,
+			maxRetries: 0,
+			fetch,
+			defaultHeaders: settings.headers,
+		});
+		for (let continuation = 0; ; continuation++) {
+			const tokens: TokenCounts = { input: 0, output: 0, cacheRead: 0, cacheWrite: 0 };
+			const request = toAnthropicRequest(model, withPartialTurn(context, builder.message, continuation), settings);
+			const response = await client.messages.create(request, { signal });
+			builder.start();
+			const blocks = new Map<number, WireBlock>();
+			let stopReason: string | null = null;
+			try {
+				for await (const event of response) {
+					if (signal.aborted) break;
+					if (event.type === "message_start") addTokens(tokens, event.message.usage);
+					else if (event.type === "message_delta") {
+						addTokens(tokens, event.usage);
+						stopReason = event.delta.stop_reason ?? stopReason;
+					} else applyBlockEvent(builder, blocks, event);
+				}
+			} finally {
+				addUsage(total, completeUsage(tokens));
+				reported = true;
+			}
+			if (stopReason === "pause_turn" && continuation < MAX_CONTINUATIONS && !signal.aborted) continue;
+			return toOutcome(stopReason);
+		}
+	};
+	void runRequest({
+		model,
+		options: settings,
+		builder,
+		attempt,
+		usage: () => (reported ? structuredClone(total) : undefined),
+		describe: describeError,
+	});
 	return events;
 }
 
-type TokenCounts = { input: number; output: number; cacheRead: number; cacheWrite: number };
-
-async function run(model: Model, context: Context, options: StreamOptions, builder: AssistantMessageBuilder) {
-	const signal = options.signal;
-	const tokens: TokenCounts = { input: 0, output: 0, cacheRead: 0, cacheWrite: 0 };
-	const usage = () => completeUsage(tokens);
-	try {
-		const key = resolveApiKey(model, options);
-		if ("error" in key) return builder.fail("error", key.error);
-		const client = new Anthropic({
-			apiKey: key.apiKey,
-			baseURL: model.baseUrl,
-			maxRetries: options.maxRetries ?? 2,
-			defaultHeaders: options.headers,
-		});
-		const response = await client.messages.create(toAnthropicRequest(model, context, options), { signal });
-		builder.start();
-		const blocks = new Map<number, number>();
-		let stopReason: string | null = null;
-		for await (const event of response) {
-			if (signal?.aborted) break;
-			if (event.type === "message_start") addTokens(tokens, event.message.usage);
-			else if (event.type === "message_delta") {
-				addTokens(tokens, event.usage);
-				stopReason = event.delta.stop_reason ?? stopReason;
-			} else applyBlockEvent(builder, blocks, event);
-		}
-		if (signal?.aborted) return builder.fail("aborted", ABORTED_MESSAGE, usage());
-		const reason = toStopReason(stopReason);
-		if (typeof reason === "object") return builder.fail("error", reason.error, usage());
-		builder.finish(reason, usage());
-	} catch (error) {
-		if (signal?.aborted) return builder.fail("aborted", ABORTED_MESSAGE, usage());
-		builder.fail("error", describeError(error), usage());
-	}
+/** A continuation sends the paused assistant turn back so far, and the model goes on from there. */
+function withPartialTurn(context: Context, partial: AssistantMessage, continuation: number): Context {
+	if (continuation === 0) return context;
+	const paused: AssistantMessage = { ...partial, content: [...partial.content], stopReason: "stop" };
+	return { ...context, messages: [...context.messages, paused] };
 }
 
-/** Maps Anthropic block indexes to content indexes; block kinds Gantry does not model are skipped. */
-function applyBlockEvent(builder: AssistantMessageBuilder, blocks: Map<number, number>, event: RawMessageStreamEvent) {
+type TokenCounts = { input: number; output: number; cacheRead: number; cacheWrite: number };
+/** A wire block: the content index it became, and for server-tool calls the input JSON streamed so far. */
+type WireBlock = { contentIndex: number; provider?: { data: { [key: string]: JsonValue }; inputJson: string } };
+
+/**
+ * Maps Anthropic block indexes to content indexes. Blocks Gantry does not model (server tools and their
+ * results) are kept whole as `provider` blocks, with their streamed input.
+ */
+function applyBlockEvent(
+	builder: AssistantMessageBuilder,
+	blocks: Map<number, WireBlock>,
+	event: RawMessageStreamEvent,
+) {
 	if (event.type === "content_block_start") {
 		const block = event.content_block;
+		let contentIndex: number;
 		if (block.type === "text") {
-			const contentIndex = builder.startText();
-			blocks.set(event.index, contentIndex);
+			contentIndex = builder.startText();
 			builder.append(contentIndex, block.text);
 		} else if (block.type === "thinking") {
-			const contentIndex = builder.startThinking(block.signature ? { signature: block.signature } : {});
-			blocks.set(event.index, contentIndex);
+			contentIndex = builder.startThinking(block.signature ? { signature: block.signature } : {});
 			builder.append(contentIndex, block.thinking);
 		} else if (block.type === "redacted_thinking") {
-			blocks.set(event.index, builder.startThinking({ redacted: true, signature: block.data }));
+			contentIndex = builder.startThinking({ redacted: true, signature: block.data });
 		} else if (block.type === "tool_use") {
-			blocks.set(event.index, builder.startToolCall(block.id, block.name));
+			contentIndex = builder.startToolCall(block.id, block.name);
+		} else {
+			const data = JSON.parse(JSON.stringify(block)) as { [key: string]: JsonValue };
+			blocks.set(event.index, {
+				contentIndex: builder.addProviderBlock(API, block.type, data),
+				provider: { data, inputJson: "" },
+			});
+			return;
 		}
+		blocks.set(event.index, { contentIndex });
 		return;
 	}
+	const wire = "index" in event ? blocks.get(event.index) : undefined;
+	if (!wire) return;
 	if (event.type === "content_block_delta") {
-		const contentIndex = blocks.get(event.index);
-		if (contentIndex === undefined) return;
 		const delta = event.delta;
-		if (delta.type === "text_delta") builder.append(contentIndex, delta.text);
-		else if (delta.type === "thinking_delta") builder.append(contentIndex, delta.thinking);
-		else if (delta.type === "input_json_delta") builder.append(contentIndex, delta.partial_json);
-		else if (delta.type === "signature_delta") builder.update(contentIndex, { signature: delta.signature });
+		if (wire.provider) {
+			if (delta.type === "input_json_delta") wire.provider.inputJson += delta.partial_json;
+		} else if (delta.type === "text_delta") builder.append(wire.contentIndex, delta.text);
+		else if (delta.type === "thinking_delta") builder.append(wire.contentIndex, delta.thinking);
+		else if (delta.type === "input_json_delta") builder.append(wire.contentIndex, delta.partial_json);
+		else if (delta.type === "signature_delta") builder.update(wire.contentIndex, { signature: delta.signature });
 		return;
 	}
 	if (event.type === "content_block_stop") {
-		const contentIndex = blocks.get(event.index);
-		if (contentIndex !== undefined) builder.end(contentIndex);
+		if (wire.provider?.inputJson.trim()) wire.provider.data.input = parseInput(wire.provider.inputJson);
+		builder.end(wire.contentIndex);
+	}
+}
+
+function parseInput(json: string): JsonValue {
+	try {
+		return JSON.parse(json) as JsonValue;
+	} catch {
+		return json;
 	}
 }
 
@@ -108,6 +154,11 @@ function addTokens(tokens: TokenCounts, usage: AnthropicUsage | MessageDeltaUsag
 	if (typeof usage.cache_creation_input_tokens === "number") tokens.cacheWrite = usage.cache_creation_input_tokens;
 }
 
+function toOutcome(reason: string | null): AttemptOutcome {
+	const stopReason = toStopReason(reason);
+	return typeof stopReason === "object" ? stopReason : { stopReason };
+}
+
 function toStopReason(reason: string | null): Extract<StopReason, "stop" | "length" | "toolUse"> | { error: string } {
 	switch (reason) {
 		case "tool_use":
@@ -117,6 +168,10 @@ function toStopReason(reason: string | null): Extract<StopReason, "stop" | "leng
 			return "length";
 		case "refusal":
 			return { error: "The model refused to answer (stop_reason: refusal)" };
+		case "pause_turn":
+			return {
+				error: `The server paused the turn ${MAX_CONTINUATIONS + 1} times (stop_reason: pause_turn); send the conversation again to continue it`,
+			};
 		case null:
 			return { error: "The stream ended before the model finished its message" };
 		default:

@@ -1,5 +1,6 @@
 import type {
 	Tool as AnthropicTool,
+	ToolChoice as AnthropicToolChoice,
 	ContentBlockParam,
 	ImageBlockParam,
 	MessageCreateParamsStreaming,
@@ -13,8 +14,10 @@ import type {
 	Context,
 	ImageContent,
 	Model,
+	ReasoningLevel,
 	StreamOptions,
 	TextContent,
+	ToolChoice,
 	ToolResultMessage,
 } from "../types.js";
 import { IMAGE_OMITTED_TEXT, normalizeTranscript } from "./transcript.js";
@@ -26,20 +29,31 @@ type ImageMediaType = ImageBlockParam extends { source: infer S }
 	: never;
 const IMAGE_MEDIA_TYPES = new Set<string>(["image/jpeg", "image/png", "image/gif", "image/webp"]);
 const EPHEMERAL_CACHE = { type: "ephemeral" } as const;
+/** Extended-thinking budgets of the reasoning levels. */
+export const THINKING_BUDGETS: Record<ReasoningLevel, number> = {
+	minimal: 1024,
+	low: 4096,
+	medium: 10_240,
+	high: 32_000,
+};
+/** Room left for the answer above a thinking budget derived from a level. */
+const ANSWER_TOKENS = 4096;
 
 /**
  * The Messages API request for a context. Consecutive tool results travel as `tool_result` blocks (with
- * their images and `is_error`) in one user message. The system prompt and the last user message carry
- * cache breakpoints, so a growing transcript is read from the prompt cache.
+ * their images and `is_error`) in one user message. The last tool definition, the system prompt and the
+ * last user message carry cache breakpoints, so the stable prefix (tools, then system) and a growing
+ * transcript are read from the prompt cache.
  */
 export function toAnthropicRequest(
 	model: Model,
 	context: Context,
 	options: StreamOptions,
 ): MessageCreateParamsStreaming {
+	const thinking = thinkingSettings(model, options);
 	const request: MessageCreateParamsStreaming = {
 		model: model.id,
-		max_tokens: options.maxTokens ?? model.maxTokens,
+		max_tokens: thinking?.maxTokens ?? options.maxTokens ?? model.maxTokens,
 		messages: toAnthropicMessages(model, context),
 		stream: true,
 	};
@@ -57,10 +71,36 @@ export function toAnthropicRequest(
 			if (schema.strict) declared.strict = true;
 			return declared;
 		});
+		const last = request.tools[request.tools.length - 1] as AnthropicTool;
+		last.cache_control = EPHEMERAL_CACHE;
+		const choice = toToolChoice(options.toolChoice, options.parallelToolCalls);
+		if (choice) request.tool_choice = choice;
 	}
 	// No `temperature`: the Messages API deprecated it and the client no longer sends it.
-	if (options.thinking) request.thinking = { type: "enabled", budget_tokens: options.thinking.budgetTokens };
+	if (thinking) request.thinking = { type: "enabled", budget_tokens: thinking.budget };
 	return request;
+}
+
+/**
+ * The thinking budget and `max_tokens`: an explicit `thinking.budgetTokens` is sent as given; a
+ * `reasoning` level picks a budget (kept below the model's output limit) and raises `max_tokens` so the
+ * answer has room above it.
+ */
+function thinkingSettings(model: Model, options: StreamOptions): { budget: number; maxTokens: number } | undefined {
+	const requested = options.maxTokens ?? model.maxTokens;
+	if (options.thinking) return { budget: options.thinking.budgetTokens, maxTokens: requested };
+	if (!options.reasoning || model.reasoning === false) return undefined;
+	const budget = Math.min(THINKING_BUDGETS[options.reasoning], Math.max(1024, model.maxTokens - ANSWER_TOKENS));
+	return { budget, maxTokens: Math.max(requested, Math.min(model.maxTokens, budget + ANSWER_TOKENS)) };
+}
+
+function toToolChoice(choice: ToolChoice | undefined, parallel: boolean | undefined): AnthropicToolChoice | undefined {
+	if (choice === undefined && parallel === undefined) return undefined;
+	const disable = parallel === false ? { disable_parallel_tool_use: true } : {};
+	if (choice === "none") return { type: "none" };
+	if (choice === "required") return { type: "any", ...disable };
+	if (typeof choice === "object") return { type: "tool", name: choice.name, ...disable };
+	return { type: "auto", ...disable };
 }
 
 function toAnthropicMessages(model: Model, context: Context): MessageParam[] {
@@ -94,7 +134,10 @@ function assistantContent(message: AssistantMessage): ContentBlockParam[] {
 	const fromAnthropic = message.api === "anthropic-messages";
 	for (const block of message.content) {
 		if (block.type === "text") content.push(...textBlocks(block.text));
-		else if (block.type === "toolCall") {
+		else if (block.type === "provider") {
+			// Server-tool calls and results travel back unchanged, so the conversation replays.
+			if (block.api === "anthropic-messages") content.push(block.data as unknown as ContentBlockParam);
+		} else if (block.type === "toolCall") {
 			content.push({ type: "tool_use", id: toolUseId(block.id), name: block.name, input: block.arguments });
 		} else if (fromAnthropic && block.redacted && block.signature) {
 			content.push({ type: "redacted_thinking", data: block.signature });

@@ -3,9 +3,9 @@ import { lazyProvider } from "./lazy.js";
 
 registerProvider(
 	"openai-completions",
-	lazyProvider(async () => (await import("./openai-completions.js")).streamOpenAICompletions),
+	lazyProvider(async () => (await import("./openai-completions.js")).streamOpenAICompletions, "openai"),
 );
 registerProvider(
 	"anthropic-messages",
-	lazyProvider(async () => (await import("./anthropic-messages.js")).streamAnthropicMessages),
+	lazyProvider(async () => (await import("./anthropic-messages.js")).streamAnthropicMessages, "@anthropic-ai/sdk"),
 );

@@ -1,6 +1,16 @@
 import { createAssistantMessage, failedAssistantMessage } from "../assistant-message.js";
 import type { AssistantMessageEventStream } from "../event-stream.js";
-import type { AssistantMessage, Model, StopReason, TextContent, ThinkingContent, ToolCall, Usage } from "../types.js";
+import type {
+	AssistantMessage,
+	JsonValue,
+	Model,
+	StopReason,
+	TextContent,
+	ThinkingContent,
+	ToolCall,
+	Usage,
+} from "../types.js";
+import { priceUsage } from "../usage.js";
 
 type OpenBlock =
 	| { kind: "text"; block: TextContent }
@@ -9,8 +19,9 @@ type OpenBlock =
 
 /**
  * Builds one assistant message from a provider's stream and pushes the matching events: each block gets
- * its `*_start`, deltas and `*_end`; the message ends with exactly one `done` or `error`. Blocks are
- * addressed by their index in `message.content`.
+ * its `*_start`, deltas and `*_end` (a failure closes the open blocks before its `error`); the message
+ * ends with exactly one `done` or `error`. Blocks are addressed by their index in `message.content`. The
+ * final usage is priced from `model.cost`.
  */
 export class AssistantMessageBuilder {
 	readonly message: AssistantMessage;
@@ -46,6 +57,17 @@ export class AssistantMessageBuilder {
 	startToolCall(id: string, name: string): number {
 		const block: ToolCall = { type: "toolCall", id, name, arguments: {} };
 		return this.#startBlock({ kind: "toolCall", block, rawArguments: "" }, "toolcall_start");
+	}
+
+	/** Adds a block the provider keeps for itself (no events: it is complete when it arrives). */
+	addProviderBlock(api: string, kind: string, data: { [key: string]: JsonValue }): number {
+		this.start();
+		return this.message.content.push({ type: "provider", api, kind, data }) - 1;
+	}
+
+	/** Whether any block was started (a request that failed before this point may be retried). */
+	get hasContent(): boolean {
+		return this.message.content.length > 0;
 	}
 
 	/** Appends a text, thinking or tool-argument delta to the open block at `contentIndex`. */
@@ -105,7 +127,7 @@ export class AssistantMessageBuilder {
 		this.endAll();
 		this.#finished = true;
 		this.message.stopReason = stopReason;
-		this.message.usage = usage;
+		this.message.usage = priceUsage(usage, this.#model.cost);
 		this.#events.push({ type: "done", reason: stopReason, message: this.message });
 		this.#events.end();
 	}
@@ -113,10 +135,10 @@ export class AssistantMessageBuilder {
 	/** Ends the message as failed; the content streamed so far is kept. */
 	fail(reason: "error" | "aborted", errorMessage: string, usage?: Usage): void {
 		if (this.#finished) return;
+		this.endAll();
 		this.#finished = true;
-		this.#open.clear();
 		const message = failedAssistantMessage(this.#model, reason, errorMessage, this.message);
-		if (usage) message.usage = usage;
+		if (usage) message.usage = priceUsage(usage, this.#model.cost);
 		this.#events.push({ type: "error", reason, error: message });
 		this.#events.end();
 	}

@@ -1,12 +1,15 @@
 import OpenAI from "openai";
-import type { ChatCompletionChunk, ChatCompletionCreateParamsStreaming } from "openai/resources/chat/completions";
-import { resolveApiKey } from "../api-keys.js";
+import type {
+	ChatCompletionChunk,
+	ChatCompletionCreateParamsStreaming,
+	ChatCompletionToolChoiceOption,
+} from "openai/resources/chat/completions";
 import { type AssistantMessageEventStream, createAssistantMessageEventStream } from "../event-stream.js";
-import type { Context, Model, StopReason, StreamOptions, Usage } from "../types.js";
+import type { Context, Model, StopReason, StreamOptions, ToolChoice, Usage } from "../types.js";
 import { completeUsage } from "../usage.js";
-import { ABORTED_MESSAGE, errorText } from "./error-text.js";
 import { AssistantMessageBuilder } from "./message-builder.js";
-import { toOpenAIMessages, toOpenAITools } from "./openai-messages.js";
+import { REASONING_FIELDS, type ReasoningField, toOpenAIMessages, toOpenAITools } from "./openai-messages.js";
+import { type AttemptOutcome, type RequestAttempt, runRequest } from "./request-runner.js";
 
 /**
  * The `openai-completions` provider: OpenAI chat completions (streaming) through the official client,
@@ -19,38 +22,30 @@ export function streamOpenAICompletions(
 	options?: StreamOptions,
 ): AssistantMessageEventStream {
 	const events = createAssistantMessageEventStream();
-	void run(model, context, options ?? {}, new AssistantMessageBuilder(model, events));
-	return events;
-}
-
-async function run(model: Model, context: Context, options: StreamOptions, builder: AssistantMessageBuilder) {
-	const signal = options.signal;
+	const builder = new AssistantMessageBuilder(model, events);
+	const settings = options ?? {};
 	let usage: Usage | undefined;
-	try {
-		const key = resolveApiKey(model, options);
-		if ("error" in key) return builder.fail("error", key.error);
+	const attempt = async ({ signal, fetch, apiKey }: RequestAttempt): Promise<AttemptOutcome> => {
 		const client = new OpenAI({
-			apiKey: key.apiKey,
+			apiKey,
 			baseURL: model.baseUrl,
-			maxRetries: options.maxRetries ?? 2,
-			defaultHeaders: options.headers,
+			maxRetries: 0,
+			fetch,
+			defaultHeaders: settings.headers,
 		});
-		const response = await client.chat.completions.create(requestBody(model, context, options), { signal });
+		const response = await client.chat.completions.create(requestBody(model, context, settings), { signal });
 		builder.start();
 		const state = new ChunkState(builder);
 		for await (const chunk of response) {
-			if (signal?.aborted) break;
+			if (signal.aborted) break;
 			if (chunk.usage) usage = toUsage(chunk.usage);
 			state.apply(chunk);
 		}
-		if (signal?.aborted) return builder.fail("aborted", ABORTED_MESSAGE, usage);
 		const stopReason = state.stopReason();
-		if (typeof stopReason === "object") return builder.fail("error", stopReason.error, usage);
-		builder.finish(stopReason, usage ?? completeUsage());
-	} catch (error) {
-		if (signal?.aborted) return builder.fail("aborted", ABORTED_MESSAGE, usage);
-		builder.fail("error", errorText(error), usage);
-	}
+		return typeof stopReason === "object" ? stopReason : { stopReason };
+	};
+	void runRequest({ model, options: settings, builder, attempt, usage: () => usage });
+	return events;
 }
 
 function requestBody(model: Model, context: Context, options: StreamOptions): ChatCompletionCreateParamsStreaming {
@@ -61,14 +56,25 @@ function requestBody(model: Model, context: Context, options: StreamOptions): Ch
 		stream_options: { include_usage: true },
 	};
 	const tools = toOpenAITools(model, context);
-	if (tools) body.tools = tools;
+	if (tools) {
+		body.tools = tools;
+		if (options.toolChoice) body.tool_choice = toToolChoice(options.toolChoice);
+		if (options.parallelToolCalls !== undefined) body.parallel_tool_calls = options.parallelToolCalls;
+	}
 	if (options.temperature !== undefined) body.temperature = options.temperature;
 	if (options.maxTokens !== undefined) {
 		// OpenAI's reasoning models only accept the newer field; compatible servers know the older one.
 		if (model.provider === "openai") body.max_completion_tokens = options.maxTokens;
 		else body.max_tokens = options.maxTokens;
 	}
+	if (options.reasoning && model.reasoning !== false) body.reasoning_effort = options.reasoning;
+	// Only OpenAI itself is known to accept the cache key; compatible servers may reject unknown fields.
+	if (options.sessionId && model.provider === "openai") body.prompt_cache_key = options.sessionId;
 	return body;
+}
+
+function toToolChoice(choice: ToolChoice): ChatCompletionToolChoiceOption {
+	return typeof choice === "string" ? choice : { type: "function", function: { name: choice.name } };
 }
 
 type StreamedToolCall = { contentIndex: number; id: string };
@@ -79,6 +85,7 @@ class ChunkState {
 	readonly #toolCalls = new Map<number, StreamedToolCall>();
 	#current: { kind: "text" | "thinking"; contentIndex: number } | undefined;
 	#finishReason: string | undefined;
+	#refusal = "";
 
 	constructor(builder: AssistantMessageBuilder) {
 		this.#builder = builder;
@@ -89,16 +96,19 @@ class ChunkState {
 		if (!choice) return;
 		const delta = (choice.delta ?? {}) as ChatCompletionChunk.Choice.Delta & Record<string, unknown>;
 		// Reasoning servers (DeepSeek, vLLM, llama.cpp) use `reasoning_content`; OpenRouter and Ollama `reasoning`.
-		const reasoning = delta.reasoning_content ?? delta.reasoning;
-		if (typeof reasoning === "string" && reasoning) this.#appendTo("thinking", reasoning);
+		for (const field of REASONING_FIELDS) {
+			const reasoning = delta[field];
+			if (typeof reasoning === "string" && reasoning) this.#appendTo("thinking", reasoning, field);
+		}
 		if (delta.content) this.#appendTo("text", delta.content);
-		if (delta.refusal) this.#appendTo("text", delta.refusal);
+		if (delta.refusal) this.#refusal += delta.refusal;
 		for (const call of delta.tool_calls ?? []) this.#applyToolCall(call);
 		if (choice.finish_reason) this.#finishReason = choice.finish_reason;
 	}
 
 	/** The stop reason of the finished stream, or the error it stands for. */
 	stopReason(): Extract<StopReason, "stop" | "length" | "toolUse"> | { error: string } {
+		if (this.#refusal) return { error: `The model refused to answer: ${this.#refusal}` };
 		switch (this.#finishReason) {
 			case "length":
 				return "length";
@@ -113,10 +123,14 @@ class ChunkState {
 		}
 	}
 
-	#appendTo(kind: "text" | "thinking", delta: string): void {
+	/** Thinking remembers the field it streamed in, to be sent back in that field. */
+	#appendTo(kind: "text" | "thinking", delta: string, field?: ReasoningField): void {
 		if (this.#current?.kind !== kind) {
 			if (this.#current) this.#builder.end(this.#current.contentIndex);
-			const contentIndex = kind === "text" ? this.#builder.startText() : this.#builder.startThinking();
+			const contentIndex =
+				kind === "text"
+					? this.#builder.startText()
+					: this.#builder.startThinking(field ? { reasoningField: field } : {});
 			this.#current = { kind, contentIndex };
 		}
 		this.#builder.append(this.#current.contentIndex, delta);
@@ -152,9 +166,11 @@ class ChunkState {
 
 function toUsage(usage: NonNullable<ChatCompletionChunk["usage"]>): Usage {
 	const cached = usage.prompt_tokens_details?.cached_tokens ?? 0;
+	const reasoning = usage.completion_tokens_details?.reasoning_tokens;
 	return completeUsage({
 		input: Math.max(0, (usage.prompt_tokens ?? 0) - cached),
 		output: usage.completion_tokens ?? 0,
 		cacheRead: cached,
+		...(reasoning ? { reasoning } : {}),
 	});
 }

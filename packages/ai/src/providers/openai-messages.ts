@@ -5,16 +5,32 @@ import type {
 	ChatCompletionMessageParam,
 } from "openai/resources/chat/completions";
 import { toolToJsonSchema } from "../tool-schema.js";
-import type { Context, ImageContent, Model, TextContent, ToolResultMessage, UserMessage } from "../types.js";
+import type {
+	AssistantMessage,
+	Context,
+	ImageContent,
+	Model,
+	TextContent,
+	ToolResultMessage,
+	UserMessage,
+} from "../types.js";
 import { IMAGE_OMITTED_TEXT, normalizeTranscript } from "./transcript.js";
+
+/** The fields compatible servers stream reasoning in; the thinking block's `reasoningField` names which one. */
+export const REASONING_FIELDS = ["reasoning_content", "reasoning"] as const;
+export type ReasoningField = (typeof REASONING_FIELDS)[number];
 
 /**
  * The chat-completions `messages` for a context. Chat-completions tool messages cannot hold images, so
  * a run of tool results keeps their text in the tool messages and sends their images in one user
- * message right after the run.
+ * message right after the run. Assistant messages of the current turn (after the last user message) from
+ * this same model send their reasoning back in the field it streamed in, as DeepSeek's thinking mode
+ * requires during tool-call loops.
  */
 export function toOpenAIMessages(model: Model, context: Context): ChatCompletionMessageParam[] {
 	const messages: ChatCompletionMessageParam[] = [];
+	const transcript = normalizeTranscript(context.messages);
+	const turnStart = transcript.findLastIndex((message) => message.role === "user");
 	if (context.systemPrompt) messages.push({ role: "system", content: context.systemPrompt });
 	let toolImages: ChatCompletionContentPart[] = [];
 	const flushToolImages = () => {
@@ -22,7 +38,7 @@ export function toOpenAIMessages(model: Model, context: Context): ChatCompletion
 		toolImages = [];
 	};
 
-	for (const message of normalizeTranscript(context.messages)) {
+	for (const [position, message] of transcript.entries()) {
 		if (message.role === "toolResult") {
 			messages.push({ role: "tool", tool_call_id: message.toolCallId, content: toolResultText(message) });
 			toolImages.push(...toolResultImages(model, message));
@@ -53,10 +69,23 @@ export function toOpenAIMessages(model: Model, context: Context): ChatCompletion
 		if (!text && toolCalls.length === 0) continue;
 		assistant.content = text || null;
 		if (toolCalls.length) assistant.tool_calls = toolCalls;
+		if (position > turnStart) Object.assign(assistant, reasoningFields(model, message));
 		messages.push(assistant);
 	}
 	flushToolImages();
 	return messages;
+}
+
+/** `{ reasoning_content: "…" }` (or `reasoning`) for thinking this model streamed, else `{}`. */
+function reasoningFields(model: Model, message: AssistantMessage): Partial<Record<ReasoningField, string>> {
+	if (message.api !== model.api || message.provider !== model.provider || message.model !== model.id) return {};
+	const fields: Partial<Record<ReasoningField, string>> = {};
+	for (const block of message.content) {
+		if (block.type !== "thinking" || !block.thinking) continue;
+		const field = REASONING_FIELDS.find((name) => name === block.reasoningField);
+		if (field) fields[field] = (fields[field] ?? "") + block.thinking;
+	}
+	return fields;
 }
 
 /** The chat-completions `tools` for a context (`undefined` when it declares none). */

@@ -1,5 +1,6 @@
 // @gantry/ai/testing public API: startScriptedLlmServer, ScriptedLlmServer, ScriptedLlmServerOptions,
-// ScriptedResponse, ScriptedResponseSource, ScriptedReply, ScriptedHttpError, ScriptedToolCall, ScriptedUsage,
+// ScriptedResponse, ScriptedResponseSource, ScriptedReply, ScriptedHttpError, ScriptedRawReply,
+// ScriptedNoAnswer, ScriptedToolCall, ScriptedUsage,
 // RecordedLlmRequest.
 export {
 	type ScriptedLlmServer,
@@ -9,6 +10,8 @@ export {
 export type {
 	RecordedLlmRequest,
 	ScriptedHttpError,
+	ScriptedNoAnswer,
+	ScriptedRawReply,
 	ScriptedReply,
 	ScriptedResponse,
 	ScriptedResponseSource,

@@ -4,6 +4,8 @@ import { anthropicErrorBody, anthropicStreamFrames } from "./anthropic-wire.js";
 import { openaiErrorBody, openaiStreamFrames } from "./openai-wire.js";
 import {
 	isHttpError,
+	isNoAnswer,
+	isRawReply,
 	type RecordedLlmRequest,
 	type ScriptedHttpError,
 	type ScriptedReply,
@@ -104,6 +106,13 @@ export async function startScriptedLlmServer(
 					: source;
 		if (isHttpError(scripted)) {
 			sendError(response, format, scripted);
+			return;
+		}
+		if (isNoAnswer(scripted)) return; // The connection stays open, unanswered, until the client or close() cuts it.
+		if (isRawReply(scripted)) {
+			response.writeHead(200, { "content-type": scripted.contentType ?? "text/event-stream" });
+			if (scripted.stallAfterBytes === undefined) response.end(scripted.raw);
+			else response.write(Buffer.from(scripted.raw).subarray(0, scripted.stallAfterBytes));
 			return;
 		}
 		const frames =

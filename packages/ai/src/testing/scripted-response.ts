@@ -53,7 +53,19 @@ export type ScriptedHttpError = {
 	headers?: Record<string, string>;
 };
 
-export type ScriptedResponse = ScriptedReply | ScriptedHttpError;
+/** A recorded response body, sent byte for byte with status 200 (for replaying real provider streams). */
+export type ScriptedRawReply = {
+	raw: string;
+	/** Default: `text/event-stream`. */
+	contentType?: string;
+	/** Like {@link ScriptedReply.stallAfterEvents}, counted in bytes: send this many, then hang. */
+	stallAfterBytes?: number;
+};
+
+/** Accept the request and never answer: no status, no headers, until the client gives up or `close()`. */
+export type ScriptedNoAnswer = { noAnswer: true };
+
+export type ScriptedResponse = ScriptedReply | ScriptedHttpError | ScriptedRawReply | ScriptedNoAnswer;
 
 /** What the server received, recorded for every request it answered (errors included). */
 export type RecordedLlmRequest = {
@@ -75,6 +87,14 @@ export type ScriptedResponseSource =
 
 export function isHttpError(response: ScriptedResponse): response is ScriptedHttpError {
 	return typeof (response as ScriptedHttpError).status === "number";
+}
+
+export function isRawReply(response: ScriptedResponse): response is ScriptedRawReply {
+	return typeof (response as ScriptedRawReply).raw === "string";
+}
+
+export function isNoAnswer(response: ScriptedResponse): response is ScriptedNoAnswer {
+	return (response as ScriptedNoAnswer).noAnswer === true;
 }
 
 const FINISH_REASON_TRANSLATIONS: Record<"openai" | "anthropic", Record<string, string>> = {

@@ -94,7 +94,7 @@ describe("anthropic-messages provider", () => {
 		scripted.server.enqueue({ status, message: text });
 		const { message } = await request();
 		expect(message.stopReason).toBe("error");
-		expect(message.errorMessage).toBe(`${status} ${text}`);
+		expect(message.errorMessage).toBe(`${status} ${text} (not retried: maxRetries is 0)`);
 		expect(scripted.server.requests).toHaveLength(1);
 	});
 

@@ -51,6 +51,7 @@ describe("anthropic-messages request", () => {
 				name: "screenshot",
 				description: "Take one",
 				input_schema: { type: "object", properties: { page: { type: "integer" } }, required: ["page"] },
+				cache_control: { type: "ephemeral" },
 			},
 		]);
 		expect(at(body, "messages")).toEqual([

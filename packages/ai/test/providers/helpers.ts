@@ -1,6 +1,6 @@
 import { createServer } from "node:http";
 import type { AddressInfo } from "node:net";
-import { afterEach, beforeEach } from "vitest";
+import { afterEach, beforeEach, expect } from "vitest";
 import {
 	type AssistantMessage,
 	type AssistantMessageEvent,
@@ -86,3 +86,19 @@ export const HELLO: Context = {
 	systemPrompt: "Be brief.",
 	messages: [{ role: "user", content: "Hello?", timestamp: 1 }],
 };
+
+/** The README's grammar: every started block gets its one `*_end` before the stream's one final event. */
+export function expectBlocksClosed(events: AssistantMessageEvent[]): void {
+	const open = new Set<number>();
+	for (const [position, event] of events.entries()) {
+		if (event.type.endsWith("_start") && "contentIndex" in event) open.add(event.contentIndex);
+		if (event.type.endsWith("_end") && "contentIndex" in event) expect(open.delete(event.contentIndex)).toBe(true);
+		if (event.type === "done" || event.type === "error") {
+			expect({ openAtTheEnd: [...open], lastEvent: position }).toEqual({
+				openAtTheEnd: [],
+				lastEvent: events.length - 1,
+			});
+		}
+	}
+	expect(events.filter((event) => event.type === "done" || event.type === "error")).toHaveLength(1);
+}

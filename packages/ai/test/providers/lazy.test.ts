@@ -27,6 +27,16 @@ describe("lazyProvider", () => {
 		});
 	});
 
+	it("names the SDK package to install when it is missing", async () => {
+		const missing = "gantry-test-missing-sdk";
+		const provider = lazyProvider(async () => (await import(/* @vite-ignore */ missing)).stream, missing);
+		const message = await provider(model, context).result();
+		expect(message.stopReason).toBe("error");
+		expect(message.errorMessage).toBe(
+			`The faux provider needs the "${missing}" package, which is not installed: add it to your project (npm install ${missing})`,
+		);
+	});
+
 	it("ends with an error when the loaded provider throws instead of streaming", async () => {
 		const provider = lazyProvider(async () => () => {
 			throw new Error("provider bug");

@@ -71,7 +71,7 @@ describe("openai-completions provider", () => {
 		scripted.server.enqueue({ thinking: "The user greets me.", text: "Hi!" });
 		const { message } = await request();
 		expect(message.content).toEqual([
-			{ type: "thinking", thinking: "The user greets me." },
+			{ type: "thinking", thinking: "The user greets me.", reasoningField: "reasoning_content" },
 			{ type: "text", text: "Hi!" },
 		]);
 	});
