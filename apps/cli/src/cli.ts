@@ -1,10 +1,15 @@
+import { mkdtempSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { type CliMode, type CliOptions, parseCliArguments } from "./args.js";
 import { CliError, usageError } from "./errors.js";
 import { helpText } from "./help.js";
 import { type CliIo, processIo } from "./io.js";
+import { outputFolderFor, prepareOutputFolder, pruneOutputFolders, removeIfEmpty } from "./output-files.js";
 import { readVersion } from "./package-info.js";
 import { appendPipedInput, readPipedInput } from "./piped-input.js";
-import { chooseSessionFile } from "./sessions.js";
+import type { SessionSetup } from "./session-factory.js";
+import { chooseSessionFile, type SessionFileChoice, sessionsRoot } from "./sessions.js";
 import { resolveWorkingFolder } from "./working-folder.js";
 
 // The session stack takes about a second to load, so it is imported only once a run needs it:
@@ -73,7 +78,30 @@ async function runSession(options: CliOptions, io: CliIo): Promise<number> {
 	const selected = selectModel(options, io.env);
 	requireApiKey(selected);
 	const session = options.noSession ? undefined : chooseSessionFile(options, cwd);
-	const setup = { options, cwd, model: selected.model, apiKey: selected.apiKey };
+	// Full-output files stay with the session; with --no-session in a temp folder that is kept too.
+	pruneOutputFolders(sessionsRoot());
+	const outputFolder = session ? outputFolderFor(session.path) : mkdtempSync(join(tmpdir(), "gantry-output-"));
+	prepareOutputFolder(outputFolder);
+	try {
+		return await runWithSession(
+			{ options, cwd, model: selected.model, apiKey: selected.apiKey, outputFolder },
+			{
+				mode,
+				io,
+				session,
+				prompt,
+			},
+		);
+	} finally {
+		removeIfEmpty(outputFolder);
+	}
+}
+
+async function runWithSession(
+	setup: SessionSetup,
+	run: { mode: CliMode; io: CliIo; session: SessionFileChoice | undefined; prompt: string | undefined },
+): Promise<number> {
+	const { mode, io, session, prompt } = run;
 	if (mode === "interactive") {
 		const { runInteractiveMode } = await import("./modes/interactive.js");
 		return runInteractiveMode({ ...setup, io, session, initialPrompt: prompt });

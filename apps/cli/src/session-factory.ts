@@ -29,6 +29,11 @@ export interface SessionSetup {
 	/** Extra extensions (paths or functions) loaded after the `-e` ones. */
 	extraExtensions?: (Extension | string)[];
 	customTools?: ToolDefinition[];
+	/**
+	 * An existing folder for bash's and powershell's full-output files, kept after the run (with the
+	 * session). Default: the session's temp folder, removed when the session is disposed.
+	 */
+	outputFolder?: string;
 	/** Options passed through as they are (the demo's prompt). */
 	sessionOptions?: Partial<AgentSessionOptions>;
 }
@@ -65,6 +70,9 @@ export async function openSession(setup: SessionSetup): Promise<AgentSession> {
 			...(setup.customTools ? { customTools: setup.customTools } : {}),
 			...(setup.sessionFile !== undefined ? { sessionFile: setup.sessionFile } : {}),
 			...(setup.ui ? { ui: setup.ui } : {}),
+			...(setup.outputFolder !== undefined
+				? { toolOptions: { bash: { tempDir: setup.outputFolder }, powershell: { tempDir: setup.outputFolder } } }
+				: {}),
 			...setup.sessionOptions,
 		});
 	} catch (error) {
