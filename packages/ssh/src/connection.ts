@@ -42,6 +42,11 @@ export class SshConnection {
 		this.label = `${settings.username}@${settings.host}:${settings.port}`;
 	}
 
+	/** Whether the connection is up now (no reconnect is needed for the next operation). */
+	get isLive(): boolean {
+		return this.live !== undefined && !this.closed;
+	}
+
 	/** Connects for the first time; rejects with an `SshError` naming the cause. */
 	async open(): Promise<void> {
 		await this.connect();

@@ -1,8 +1,9 @@
+import { randomBytes } from "node:crypto";
 import type { WorkspaceExitStatus, WorkspaceProcesses, WorkspaceSpawnOptions } from "@gantry/tools";
-import type { ClientChannel } from "ssh2";
 import type { SshConnection } from "./connection.js";
 import { shellQuote, shellWords } from "./quote.js";
-import { channelExit, execCollect, openExec } from "./remote-exec.js";
+import { execCollect, type OpenedExec, openExec } from "./remote-exec.js";
+import { CALL_MARKER_VARIABLE, type KillTarget, killScript, whichScript, wrapperScript } from "./remote-scripts.js";
 
 const ABORTED = "Operation aborted";
 /** After the process exited, output a background process still writes is read while it keeps coming (like locally). */
@@ -12,89 +13,69 @@ const MAX_BUSY_DRAIN_CHECKS = 20;
 const KILLED_CLOSE_WAIT_MS = 3_000;
 const ENV_NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
 
+/** Remote processes, plus `killAll` for the session's `dispose()`. */
+export interface RemoteProcesses extends WorkspaceProcesses {
+	killAll(): Promise<void>;
+}
+
 /**
- * The wrapper every spawned command starts in (`sh -c SCRIPT gantry CWD FILE ARGS…`): it enters the
- * folder, sets the variables, checks the program exists, prints its process id on the first line of
- * standard output and replaces itself with the program. OpenSSH starts a command without a pty as the
- * leader of a new session, so that id is the process group of the whole tree the command starts, and
- * abort signals that group from a second channel.
+ * Remote processes: each `spawn` is one exec channel of the shared connection and carries
+ * `GANTRY_CALL_ID=<id of this object>.<n>`. Abort kills its process group and every process with its
+ * marker; `killAll` kills every group started and every process with this object's id.
  */
-function wrapperScript(env: Record<string, string> | undefined): string {
-	const exports = Object.entries(env ?? {}).map(([name, value]) => `export ${name}=${shellQuote(value)}`);
-	return [
-		`cd -- "$1" 2>/dev/null || { printf 'E cwd\\n'; exit 127; }`,
-		"shift",
-		...exports,
-		`command -v "$1" >/dev/null 2>&1 || { printf 'E file\\n'; exit 127; }`,
-		`printf 'P %s\\n' "$$"`,
-		`exec "$@"`,
-	].join("\n");
-}
-
-/** Signals the group: TERM, up to `graceMs` for it to go, then KILL. Runs as one short remote script. */
-function killScript(pgid: number, graceMs: number): string {
-	const rounds = Math.max(1, Math.ceil(graceMs / 20));
-	return [
-		`kill -s TERM -- -${pgid} 2>/dev/null || exit 0`,
-		"i=0",
-		`while kill -s 0 -- -${pgid} 2>/dev/null; do`,
-		`  i=$((i+1)); [ "$i" -gt ${rounds} ] && break; sleep 0.02`,
-		"done",
-		`kill -s KILL -- -${pgid} 2>/dev/null`,
-		"exit 0",
-	].join("\n");
-}
-
-/** Looks for an executable file on PATH (not a shell builtin or function, which `spawn` could not start). */
-function whichScript(name: string): string {
-	const quoted = shellQuote(name);
-	if (name.includes("/")) return `[ -f ${quoted} ] && [ -x ${quoted} ] && printf '%s\\n' ${quoted}`;
-	return [
-		"IFS=:",
-		"for folder in $PATH; do",
-		`  [ -f "$folder/"${quoted} ] && [ -x "$folder/"${quoted} ] && { printf '%s\\n' "$folder/"${quoted}; exit 0; }`,
-		"done",
-		"exit 1",
-	].join("\n");
-}
-
-/** Remote processes: each `spawn` is one exec channel of the shared connection. */
-export function createRemoteProcesses(connection: SshConnection, killGraceMs = 500): WorkspaceProcesses {
+export function createRemoteProcesses(connection: SshConnection, killGraceMs = 500): RemoteProcesses {
+	const id = randomBytes(6).toString("hex");
+	let calls = 0;
+	const groups = new Set<number>();
+	const kill = (target: KillTarget) =>
+		connection.use((live) => execCollect(live.client, killScript(target))).then(() => undefined);
 	return {
 		async spawn(file, args, options) {
 			if (options.signal?.aborted) throw new Error(ABORTED);
 			for (const name of Object.keys(options.env ?? {})) {
 				if (!ENV_NAME.test(name)) throw new Error(`Invalid environment variable name ${JSON.stringify(name)}.`);
 			}
-			const command = `exec /bin/sh -c ${shellQuote(wrapperScript(options.env))} gantry ${shellWords([options.cwd, file, ...args])}`;
+			const marker = `${id}.${++calls}`;
+			const env = { ...options.env, [CALL_MARKER_VARIABLE]: marker };
+			const command = `exec /bin/sh -c ${shellQuote(wrapperScript(env))} gantry ${shellWords([options.cwd, file, ...args])}`;
 			// Opening the channel may be retried on a new connection; the running command is not.
-			const { live, channel } = await connection.use(async (live) => ({
+			const { live, opened } = await connection.use(async (live) => ({
 				live,
-				channel: await openExec(live.client, command),
+				opened: await openExec(live.client, command),
 			}));
 			return connection.guard(live, () =>
-				runChannel(channel, file, options, (pgid) =>
-					connection.use((current) => execCollect(current.client, killScript(pgid, killGraceMs))).then(() => undefined),
-				),
+				runChannel(opened, file, options, {
+					started: (pgid) => groups.add(pgid),
+					kill: (pgid) => kill({ groups: [pgid], marker, graceMs: killGraceMs }),
+				}),
 			);
 		},
-		async which(name) {
+		async which(name: string, lookup?: { path?: string }) {
 			if (name === "" || name.includes("\n")) return undefined;
-			const result = await connection.use((live) => execCollect(live.client, whichScript(name)));
+			const result = await connection.use((live) => execCollect(live.client, whichScript(name, lookup?.path)));
 			const found = result.stdout.split("\n")[0];
 			return result.exitCode === 0 && found.startsWith("/") ? found : undefined;
+		},
+		async killAll() {
+			const started = [...groups];
+			groups.clear();
+			await kill({ groups: started, marker: `${id}.`, prefix: true, graceMs: killGraceMs }).catch(() => undefined);
 		},
 	};
 }
 
+interface GroupControl {
+	started(pgid: number): void;
+	kill(pgid: number): Promise<void>;
+}
+
 function runChannel(
-	channel: ClientChannel,
+	{ channel, exitReported, exited }: OpenedExec,
 	file: string,
 	options: WorkspaceSpawnOptions,
-	killGroup: (pgid: number) => Promise<void>,
+	group: GroupControl,
 ): Promise<WorkspaceExitStatus> {
 	const { onStdout, onStderr, signal, cwd } = options;
-	const exited = channelExit(channel);
 	return new Promise<WorkspaceExitStatus>((resolve, reject) => {
 		let header = Buffer.alloc(0);
 		let pgid: number | undefined;
@@ -131,7 +112,8 @@ function runChannel(
 			const rest = header.subarray(newline + 1);
 			if (line.startsWith("P ")) {
 				pgid = Number(line.slice(2));
-				if (aborted) killing ??= killGroup(pgid);
+				group.started(pgid);
+				if (aborted) killing ??= group.kill(pgid);
 				deliver(onStdout, rest);
 			} else if (line === "E cwd") {
 				startError = Object.assign(
@@ -155,14 +137,14 @@ function runChannel(
 			if (busy) drainTimer = setTimeout(checkDrained, DRAIN_MS);
 			else channel.close();
 		};
-		channel.once("exit", () => {
+		void exitReported.then(() => {
 			receivedSinceCheck = false;
 			drainTimer = setTimeout(checkDrained, DRAIN_MS);
 		});
 
 		const onAbort = () => {
 			aborted = true;
-			if (pgid !== undefined) killing ??= killGroup(pgid);
+			if (pgid !== undefined) killing ??= group.kill(pgid);
 		};
 		signal?.addEventListener("abort", onAbort, { once: true });
 

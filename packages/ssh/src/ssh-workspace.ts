@@ -8,11 +8,16 @@ import { shellQuote } from "./quote.js";
 import { execCollect } from "./remote-exec.js";
 import { createRemoteFileSystem } from "./remote-fs.js";
 import { createRemoteGlob } from "./remote-glob.js";
-import { createRemoteProcesses } from "./remote-processes.js";
+import { createRemoteProcesses, type RemoteProcesses } from "./remote-processes.js";
 
 /** A `Workspace` on another host over one SSH connection. */
 export interface SshWorkspace extends Workspace {
-	/** Closes the connection (and removes the temp folder it made). Later operations fail. Idempotent. */
+	/** The host's processes; `killAll()` ends every process the workspace's commands started that still runs. */
+	readonly processes: RemoteProcesses;
+	/**
+	 * Kills what the workspace's commands left running, removes the temp folder it made, and closes the
+	 * connection. Later operations fail. Idempotent.
+	 */
 	close(): Promise<void>;
 }
 
@@ -136,10 +141,14 @@ async function prepare(connection: SshConnection, options: SshWorkspaceOptions):
 		async close() {
 			if (closed) return;
 			closed = true;
-			if (ownsTempDir) {
-				await connection
-					.use((live) => execCollect(live.client, `rm -rf -- ${shellQuote(tempDir)}`))
-					.catch(() => undefined);
+			// Tidying up is skipped when the connection is gone: close() must not wait for a reconnect.
+			if (connection.isLive) {
+				await processes.killAll();
+				if (ownsTempDir) {
+					await connection
+						.use((live) => execCollect(live.client, `rm -rf -- ${shellQuote(tempDir)}`))
+						.catch(() => undefined);
+				}
 			}
 			await connection.close();
 		},

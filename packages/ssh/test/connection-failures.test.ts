@@ -4,7 +4,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { SshError } from "../src/index.js";
-import { startTestSshServer, type TestSshServer } from "./helpers/sshd.js";
+import { startTestSshServer, type TestSshServer } from "../src/testing/index.js";
 import { connectTestWorkspace } from "./helpers/workspace.js";
 
 let server: TestSshServer;

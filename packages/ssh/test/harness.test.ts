@@ -1,7 +1,7 @@
 import { execFile } from "node:child_process";
 import { promisify } from "node:util";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { startTestSshServer, type TestSshServer } from "./helpers/sshd.js";
+import { startTestSshServer, type TestSshServer } from "../src/testing/index.js";
 
 const run = promisify(execFile);
 let server: TestSshServer;

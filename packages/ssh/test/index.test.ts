@@ -1,10 +1,15 @@
 import { readFile } from "node:fs/promises";
 import { describe, expect, it } from "vitest";
 import * as api from "../src/index.js";
+import * as testing from "../src/testing/index.js";
 
 describe("@gantry/ssh surface", () => {
 	it("exports exactly these runtime names", () => {
 		expect(Object.keys(api).sort()).toEqual(["SshError", "createSshWorkspace"]);
+	});
+
+	it("exports the test server at ./testing", () => {
+		expect(Object.keys(testing).sort()).toEqual(["TEST_USER", "startTestSshServer"]);
 	});
 
 	it("depends on @gantry/tools and the pure-JavaScript ssh2 client only", async () => {

@@ -2,7 +2,7 @@ import { rm } from "node:fs/promises";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { SshError } from "../src/index.js";
-import { startTestSshServer, type TestSshServer } from "./helpers/sshd.js";
+import { startTestSshServer, type TestSshServer } from "../src/testing/index.js";
 import { connectTestWorkspace } from "./helpers/workspace.js";
 
 let server: TestSshServer;

@@ -4,8 +4,8 @@ import { setTimeout as sleep } from "node:timers/promises";
 import type { WorkspaceSpawnOptions } from "@gantry/tools";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { SshWorkspace } from "../src/index.js";
+import { startTestSshServer, type TestSshServer } from "../src/testing/index.js";
 import { processesWith, uniqueSleep } from "./helpers/processes.js";
-import { startTestSshServer, type TestSshServer } from "./helpers/sshd.js";
 import { connectTestWorkspace } from "./helpers/workspace.js";
 
 let server: TestSshServer;
@@ -152,5 +152,43 @@ describe("which and glob", () => {
 		expect((await glob("src/*.ts", tree, undefined)).sort()).toEqual(["src/a.ts"]);
 		expect((await glob("**/*.log", tree, undefined)).sort()).toEqual([]);
 		expect((await glob("*.{ts,log}", join(tree, "src"), undefined)).sort()).toEqual(["a.ts", "deep/b.ts"]);
+	});
+});
+
+describe("escaping processes", () => {
+	it("abort also kills a process that left the group with setsid", async () => {
+		const marker = uniqueSleep();
+		const controller = new AbortController();
+		const spawned = workspace.processes
+			.spawn("bash", ["-c", `setsid sleep ${marker} & sleep ${marker}`], {
+				cwd: folder,
+				signal: controller.signal,
+				onStdout: () => undefined,
+			})
+			.catch((error: Error) => error);
+		// The two sleeps (and bash, whose command line holds the marker too).
+		for (let tries = 0; tries < 200 && (await processesWith(marker)).length < 2; tries++) await sleep(20);
+		expect((await processesWith(marker)).length).toBeGreaterThanOrEqual(2);
+		controller.abort();
+		expect(await spawned).toMatchObject({ message: "Operation aborted" });
+		expect(await processesWith(marker)).toEqual([]);
+	});
+
+	it("killAll ends what finished commands left in the background", async () => {
+		const marker = uniqueSleep();
+		await spawnCollect("bash", ["-c", `sleep ${marker} > /dev/null 2>&1 & setsid sleep ${marker} > /dev/null 2>&1 &`]);
+		for (let tries = 0; tries < 200 && (await processesWith(marker)).length < 2; tries++) await sleep(20);
+		expect((await processesWith(marker)).length).toBe(2);
+		await workspace.processes.killAll();
+		expect(await processesWith(marker)).toEqual([]);
+	});
+
+	it("which searches a given PATH value", async () => {
+		expect(
+			await (workspace.processes.which as (name: string, options?: { path?: string }) => Promise<string | undefined>)(
+				"bash",
+				{ path: "/nonexistent" },
+			),
+		).toBeUndefined();
 	});
 });

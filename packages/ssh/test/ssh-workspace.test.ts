@@ -4,7 +4,7 @@ import { join } from "node:path";
 import { promisify } from "node:util";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import type { SshWorkspace } from "../src/index.js";
-import { startTestSshServer, type TestSshServer } from "./helpers/sshd.js";
+import { startTestSshServer, type TestSshServer } from "../src/testing/index.js";
 import { connectTestWorkspace } from "./helpers/workspace.js";
 
 const run = promisify(execFile);

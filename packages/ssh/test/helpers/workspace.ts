@@ -1,5 +1,5 @@
 import { createSshWorkspace, type SshWorkspace, type SshWorkspaceOptions } from "../../src/index.js";
-import type { TestSshServer } from "./sshd.js";
+import type { TestSshServer } from "../../src/testing/index.js";
 
 /** Connects to the test server as its unprivileged user, trusting its host key. */
 export function connectTestWorkspace(

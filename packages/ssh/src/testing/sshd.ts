@@ -177,38 +177,47 @@ function launch(config: string, port: number): Promise<ChildProcess> {
 		child.stderr?.on("data", (chunk: Buffer) => {
 			log += chunk.toString();
 		});
+		let stopped = false;
 		const fail = (reason: string) => {
-			clearInterval(timer);
+			if (stopped) return;
+			stopped = true;
 			reject(new Error(`sshd did not start (${reason}): ${log.trim() || "no output"}`));
 		};
 		child.once("error", (error) => fail(error.message));
 		child.once("exit", (code, signal) => fail(`exited with ${code ?? signal}`));
 		const deadline = Date.now() + 10_000;
-		const timer = setInterval(() => {
-			probe(port).then((open) => {
-				if (!open) {
-					if (Date.now() > deadline) {
-						child.kill("SIGKILL");
-						fail("not listening after 10 s");
-					}
+		// One probe at a time, so that none is still connecting once sshd is reported ready.
+		const check = async () => {
+			while (!stopped) {
+				if (await probe(port)) {
+					stopped = true;
+					child.removeAllListeners("exit");
+					resolve(child);
 					return;
 				}
-				clearInterval(timer);
-				child.removeAllListeners("exit");
-				resolve(child);
-			}, fail);
-		}, 25);
+				if (Date.now() > deadline) {
+					child.kill("SIGKILL");
+					fail("not listening after 10 s");
+					return;
+				}
+				await new Promise((wake) => setTimeout(wake, 25));
+			}
+		};
+		void check();
 	});
 }
 
+/** Whether something accepts connections on the port; resolves once the probe's socket is closed. */
 function probe(port: number): Promise<boolean> {
 	return new Promise((resolve) => {
 		const socket = connect(port, "127.0.0.1");
+		let open = false;
 		socket.once("connect", () => {
+			open = true;
 			socket.destroy();
-			resolve(true);
 		});
-		socket.once("error", () => resolve(false));
+		socket.once("error", () => undefined);
+		socket.once("close", () => resolve(open));
 	});
 }
 
