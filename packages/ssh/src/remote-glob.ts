@@ -1,13 +1,16 @@
 import type { WorkspaceProcesses } from "@gantry/tools";
 import picomatch from "picomatch";
+import { shellQuote } from "./quote.js";
 
 /**
  * rg's walk with the local find's rules: hidden files listed, .gitignore files honoured inside and
- * outside a repository, `.git` and `node_modules` never entered. The pattern is applied here, not by
- * `--glob`, because an rg include glob would bring back files .gitignore leaves out.
+ * outside a repository, `.git` and `node_modules` never entered, links followed so that a link to a
+ * file is listed as a file. The pattern is applied here, not by `--glob`, because an rg include glob
+ * would bring back files .gitignore leaves out.
  */
 const WALK_FLAGS = [
 	"--files",
+	"--follow",
 	"--null",
 	"--no-config",
 	"--no-messages",
@@ -20,16 +23,34 @@ const WALK_FLAGS = [
 	"!.git",
 	"--glob",
 	"!node_modules",
-];
+]
+	.map(shellQuote)
+	.join(" ");
+const LINKS_MARK = "\0gantry-links\0";
+
+/**
+ * The script: rg's listing, a mark, then every symbolic link below the folder (`find -type l`). The local
+ * find does not enter linked folders, so what rg found through one is dropped again.
+ */
+function globScript(rg: string): string {
+	return [
+		`${shellQuote(rg)} ${WALK_FLAGS}`,
+		"status=$?",
+		"printf '\\0gantry-links\\0'",
+		"find . \\( -name .git -o -name node_modules \\) -prune -o -type l -print0 2>/dev/null",
+		'exit "$status"',
+	].join("\n");
+}
 
 /**
  * `Workspace.glob` over the host's rg: lists the files under `cwd` remotely and keeps those whose
  * relative path matches `pattern` (a pattern without `/` matches names at any depth).
  */
 export function createRemoteGlob(processes: WorkspaceProcesses, rg: string) {
+	const script = globScript(rg);
 	return async (pattern: string, cwd: string, signal: AbortSignal | undefined): Promise<string[]> => {
 		const chunks: Buffer[] = [];
-		const exit = await processes.spawn(rg, WALK_FLAGS, {
+		const exit = await processes.spawn("/bin/sh", ["-c", script], {
 			cwd,
 			signal,
 			onStdout: (chunk) => {
@@ -41,8 +62,18 @@ export function createRemoteGlob(processes: WorkspaceProcesses, rg: string) {
 		if (exit.exitCode !== 0 && exit.exitCode !== 1 && exit.exitCode !== 2) {
 			throw new Error(`rg --files failed on the host (${exit.signal ?? `exit code ${exit.exitCode}`}).`);
 		}
+		const output = Buffer.concat(chunks).toString("utf8");
+		const mark = output.lastIndexOf(LINKS_MARK);
+		const files = (mark < 0 ? output : output.slice(0, mark)).split("\0").filter(Boolean);
+		const links =
+			mark < 0
+				? []
+				: output
+						.slice(mark + LINKS_MARK.length)
+						.split("\0")
+						.filter(Boolean);
+		const linkedFolders = links.map((link) => `${link.replace(/^\.\//, "")}/`);
 		const matches = picomatch(pattern.includes("/") ? pattern : `**/${pattern}`, { dot: true });
-		const files = Buffer.concat(chunks).toString("utf8").split("\0");
-		return files.filter((file) => file !== "" && matches(file));
+		return files.filter((file) => matches(file) && !linkedFolders.some((folder) => file.startsWith(folder)));
 	};
 }
