@@ -1,0 +1,152 @@
+// Each published library, packed as `pnpm publish` would pack it and installed alone into an empty
+// project with npm, the way a user meets it: it must install, import, and stay within its size budget.
+import { execFile } from "node:child_process";
+import { existsSync, readdirSync, readFileSync, statSync } from "node:fs";
+import { mkdir, mkdtemp, rm, writeFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { promisify } from "node:util";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+
+const run = promisify(execFile);
+const ROOT = new URL("../../../", import.meta.url).pathname;
+const MIB = 1024 * 1024;
+
+/** Installed size budgets, in MiB, where a package promises one. */
+const SIZE_BUDGETS: Record<string, number> = {
+	// The package extension authors depend on: types, the runner and the loader, no provider SDK.
+	"@gantry/extensions": 15,
+};
+/** Packages that only the provider layer needs, and so must not come with these libraries. */
+const PROVIDER_SDKS = ["openai", "@anthropic-ai/sdk"];
+
+interface Manifest {
+	name: string;
+	private?: boolean;
+	dependencies?: Record<string, string>;
+	peerDependencies?: Record<string, string>;
+	peerDependenciesMeta?: Record<string, { optional?: boolean }>;
+}
+
+interface Library {
+	name: string;
+	dir: string;
+	manifest: Manifest;
+}
+
+function publishedLibraries(): Library[] {
+	const packagesDir = join(ROOT, "packages");
+	const libraries: Library[] = [];
+	for (const entry of readdirSync(packagesDir)) {
+		const dir = join(packagesDir, entry);
+		const manifestPath = join(dir, "package.json");
+		if (!existsSync(manifestPath)) continue;
+		const manifest = JSON.parse(readFileSync(manifestPath, "utf8")) as Manifest;
+		if (manifest.private !== true) libraries.push({ name: manifest.name, dir, manifest });
+	}
+	return libraries.sort((a, b) => a.name.localeCompare(b.name));
+}
+
+/** The library and every Gantry library it needs at run time, through required dependencies. */
+function gantryClosure(name: string, byName: Map<string, Library>): string[] {
+	const seen = new Set<string>();
+	const visit = (current: string) => {
+		if (seen.has(current)) return;
+		seen.add(current);
+		const { manifest } = byName.get(current) ?? { manifest: { name: current } };
+		const required = { ...manifest.dependencies };
+		for (const [peer, range] of Object.entries(manifest.peerDependencies ?? {})) {
+			if (manifest.peerDependenciesMeta?.[peer]?.optional !== true) required[peer] = range;
+		}
+		for (const dependency of Object.keys(required)) if (byName.has(dependency)) visit(dependency);
+	};
+	visit(name);
+	return [...seen];
+}
+
+/** Apparent size of every file under `dir` (links not followed). */
+function treeBytes(dir: string): number {
+	let total = 0;
+	for (const entry of readdirSync(dir, { withFileTypes: true })) {
+		const path = join(dir, entry.name);
+		if (entry.isDirectory()) total += treeBytes(path);
+		else if (entry.isFile()) total += statSync(path).size;
+	}
+	return total;
+}
+
+const libraries = publishedLibraries();
+const byName = new Map(libraries.map((library) => [library.name, library]));
+let workDir = "";
+const tarballs = new Map<string, string>();
+
+beforeAll(async () => {
+	workDir = await mkdtemp(join(tmpdir(), "gantry-install-"));
+	const packDir = join(workDir, "packs");
+	await mkdir(packDir);
+	for (const library of libraries) {
+		// `pnpm pack` writes the real versions in place of `workspace:` and `catalog:` ranges.
+		if (!existsSync(join(library.dir, "dist", "index.js"))) {
+			await run("pnpm", ["exec", "tsc", "-p", "tsconfig.build.json"], { cwd: library.dir });
+		}
+		const { stdout } = await run("pnpm", ["pack", "--pack-destination", packDir], { cwd: library.dir });
+		const tarball = stdout
+			.trim()
+			.split("\n")
+			.map((line) => line.trim())
+			.findLast((line) => line.endsWith(".tgz"));
+		if (tarball === undefined) throw new Error(`pnpm pack printed no tarball for ${library.name}:\n${stdout}`);
+		tarballs.set(library.name, tarball.startsWith("/") ? tarball : join(packDir, tarball));
+	}
+});
+
+afterAll(async () => {
+	if (workDir !== "") await rm(workDir, { recursive: true, force: true });
+});
+
+describe("each library installed alone", () => {
+	it("finds the published libraries", () => {
+		expect(libraries.map((library) => library.name)).toEqual(
+			expect.arrayContaining([
+				"@gantry/agent",
+				"@gantry/ai",
+				"@gantry/coding-agent",
+				"@gantry/extensions",
+				"@gantry/tools",
+			]),
+		);
+	});
+
+	for (const library of libraries) {
+		it(`${library.name} installs, imports and stays within its budget`, async () => {
+			const project = join(workDir, library.name.replace("/", "__"));
+			await mkdir(project);
+			await writeFile(
+				join(project, "package.json"),
+				JSON.stringify({ name: "consumer", private: true, type: "module" }),
+			);
+			const specs = gantryClosure(library.name, byName).map((name) => tarballs.get(name) as string);
+			await run("npm", ["install", "--no-audit", "--no-fund", "--loglevel=error", ...specs], { cwd: project });
+
+			const { stdout } = await run(
+				"node",
+				[
+					"--input-type=module",
+					"-e",
+					`const m = await import(${JSON.stringify(library.name)}); console.log(Object.keys(m).length);`,
+				],
+				{ cwd: project },
+			);
+			expect(Number(stdout.trim())).toBeGreaterThan(0);
+
+			const nodeModules = join(project, "node_modules");
+			const bytes = treeBytes(nodeModules);
+			console.log(`${library.name}: ${(bytes / MIB).toFixed(1)} MiB installed`);
+			const budget = SIZE_BUDGETS[library.name];
+			if (budget !== undefined) {
+				expect(bytes / MIB, `${library.name} installs ${(bytes / MIB).toFixed(1)} MiB`).toBeLessThan(budget);
+				for (const sdk of PROVIDER_SDKS) expect(existsSync(join(nodeModules, sdk)), `${sdk} installed`).toBe(false);
+			}
+		});
+	}
+});
