@@ -53,7 +53,7 @@ function gantryClosure(name: string, byName: Map<string, Library>): string[] {
 	const visit = (current: string) => {
 		if (seen.has(current)) return;
 		seen.add(current);
-		const { manifest } = byName.get(current) ?? { manifest: { name: current } };
+		const manifest: Manifest = byName.get(current)?.manifest ?? { name: current };
 		const required = { ...manifest.dependencies };
 		for (const [peer, range] of Object.entries(manifest.peerDependencies ?? {})) {
 			if (manifest.peerDependenciesMeta?.[peer]?.optional !== true) required[peer] = range;
