@@ -2,8 +2,8 @@ import type { ToolDefinition } from "@gantry/extensions";
 import { throwIfAborted } from "../abort.js";
 import { defineBoundedTool } from "../bounded-errors.js";
 import { errorCode, errorMessage } from "../error-text.js";
+import { toolPathResolver } from "../existing-path.js";
 import { withWorkspaceMutationQueue } from "../mutation-queue.js";
-import { resolveWorkspacePath } from "../paths.js";
 import { isPermissionDenied, permissionDeniedError } from "../permission-denied.js";
 import { localFileSystem } from "../workspace/local/file-system.js";
 import type { Workspace, WorkspaceFileSystem } from "../workspace/types.js";
@@ -82,6 +82,7 @@ export function createEditToolDefinition(
 ): ToolDefinition<typeof editSchema, EditToolDetails> {
 	const workspace = workspaceOf(cwdOrWorkspace);
 	const operations = options.operations ?? editOperationsOn(workspace.fs);
+	const resolvePath = toolPathResolver(workspace, options.operations !== undefined);
 	return defineBoundedTool({
 		name: "edit",
 		label: "Edit",
@@ -101,7 +102,7 @@ export function createEditToolDefinition(
 		async execute(_toolCallId, params, signal) {
 			throwIfAborted(signal);
 			const displayPath = params.path;
-			const path = resolveWorkspacePath(workspace, params.path);
+			const path = await resolvePath(params.path);
 			const edits = normalizeEdits(params.edits ?? []);
 			return withWorkspaceMutationQueue(workspace, path, async () => {
 				throwIfAborted(signal);

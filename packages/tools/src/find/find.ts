@@ -3,7 +3,7 @@ import type { AgentToolResult } from "@gantry/agent";
 import type { Theme, ToolDefinition } from "@gantry/extensions";
 import { throwIfAborted } from "../abort.js";
 import { defineBoundedTool } from "../bounded-errors.js";
-import { resolveWorkspacePath } from "../paths.js";
+import { toolPathResolver } from "../existing-path.js";
 import { walkGlob } from "../search/glob-walk.js";
 import { describeTruncation, outputCutNotice } from "../search/output-cut.js";
 import { renderListing } from "../search/render-listing.js";
@@ -56,6 +56,7 @@ export function createFindToolDefinition(
 ): ToolDefinition<typeof findSchema, FindToolDetails> {
 	const workspace = workspaceOf(cwdOrWorkspace);
 	const operations = options.operations ?? findOperationsOn(workspace);
+	const resolvePath = toolPathResolver(workspace, options.operations !== undefined);
 	return defineBoundedTool<typeof findSchema, FindToolDetails>({
 		name: "find",
 		label: "Find",
@@ -77,10 +78,7 @@ export function createFindToolDefinition(
 					`The pattern ${JSON.stringify(pattern)} leaves the searched folder. Give a relative pattern and put the folder in path.`,
 				);
 			const limit = optionalLimit(params.limit) ?? DEFAULT_FIND_LIMIT;
-			const root = resolveWorkspacePath(
-				workspace,
-				typeof params.path === "string" && params.path.trim() !== "" ? params.path : ".",
-			);
+			const root = await resolvePath(typeof params.path === "string" && params.path.trim() !== "" ? params.path : ".");
 			const kind = await operations.stat(root);
 			if (kind === undefined) throw new Error(`Path not found: ${root}`);
 			if (kind !== "directory") throw new Error(`Not a directory: ${root}`);

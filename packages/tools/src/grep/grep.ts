@@ -1,7 +1,7 @@
 import type { ToolDefinition } from "@gantry/extensions";
 import { throwIfAborted } from "../abort.js";
 import { defineBoundedTool } from "../bounded-errors.js";
-import { resolveWorkspacePath } from "../paths.js";
+import { toolPathResolver } from "../existing-path.js";
 import { describeTruncation, outputCutNotice } from "../search/output-cut.js";
 import { searchOperationsOn } from "../search/workspace-search.js";
 import { DEFAULT_MAX_BYTES, formatSize, GREP_MAX_LINE_LENGTH, truncateHead } from "../truncate.js";
@@ -45,6 +45,7 @@ export function createGrepToolDefinition(
 ): ToolDefinition<typeof grepSchema, GrepToolDetails> {
 	const workspace = workspaceOf(cwdOrWorkspace);
 	const operations = options.operations ?? grepOperationsOn(workspace.fs);
+	const resolvePath = toolPathResolver(workspace, options.operations !== undefined);
 	const mode = options.engine ?? "auto";
 
 	async function search(request: GrepEngineRequest): Promise<{ engine: GrepEngineName; result: GrepEngineResult }> {
@@ -96,10 +97,7 @@ export function createGrepToolDefinition(
 			const limit = optionalInteger("limit", params.limit, 1) ?? DEFAULT_GREP_LIMIT;
 			const context = optionalInteger("context", params.context, 0) ?? 0;
 			const glob = typeof params.glob === "string" && params.glob.trim() !== "" ? params.glob.trim() : undefined;
-			const root = resolveWorkspacePath(
-				workspace,
-				typeof params.path === "string" && params.path.trim() !== "" ? params.path : ".",
-			);
+			const root = await resolvePath(typeof params.path === "string" && params.path.trim() !== "" ? params.path : ".");
 			const kind = await operations.stat(root);
 			if (kind === undefined) throw new Error(`Path not found: ${root}`);
 			if (kind === "other") throw new Error(`Not a file or folder: ${root}`);

@@ -4,7 +4,7 @@ import type { Theme, ToolDefinition } from "@gantry/extensions";
 import { throwIfAborted } from "../abort.js";
 import { defineBoundedTool } from "../bounded-errors.js";
 import { errorCode, errorMessage } from "../error-text.js";
-import { resolveWorkspacePath } from "../paths.js";
+import { toolPathResolver } from "../existing-path.js";
 import { describeTruncation, outputCutNotice } from "../search/output-cut.js";
 import { renderListing } from "../search/render-listing.js";
 import { truncateHead } from "../truncate.js";
@@ -84,6 +84,7 @@ export function createLsToolDefinition(
 ): ToolDefinition<typeof lsSchema, LsToolDetails> {
 	const workspace = workspaceOf(cwdOrWorkspace);
 	const operations = options.operations ?? lsOperationsOn(workspace.fs);
+	const resolvePath = toolPathResolver(workspace, options.operations !== undefined);
 	return defineBoundedTool<typeof lsSchema, LsToolDetails>({
 		name: "ls",
 		label: "List",
@@ -98,10 +99,7 @@ export function createLsToolDefinition(
 		async execute(_toolCallId, params, signal) {
 			throwIfAborted(signal);
 			const limit = optionalLimit(params.limit) ?? DEFAULT_LS_LIMIT;
-			const path = resolveWorkspacePath(
-				workspace,
-				typeof params.path === "string" && params.path.trim() !== "" ? params.path : ".",
-			);
+			const path = await resolvePath(typeof params.path === "string" && params.path.trim() !== "" ? params.path : ".");
 			const all = sortEntries(await listFolder(operations, path));
 			throwIfAborted(signal);
 			if (all.length === 0) {

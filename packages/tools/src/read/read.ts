@@ -2,8 +2,8 @@ import type { ExtensionToolContext, ToolDefinition } from "@gantry/extensions";
 import { throwIfAborted } from "../abort.js";
 import { defineBoundedTool } from "../bounded-errors.js";
 import { errorCode, errorMessage } from "../error-text.js";
+import { toolPathResolver } from "../existing-path.js";
 import { detectImageFormat } from "../image/detect.js";
-import { resolveWorkspacePath } from "../paths.js";
 import { DEFAULT_MAX_BYTES, DEFAULT_MAX_LINES, formatSize } from "../truncate.js";
 import { localFileSystem } from "../workspace/local/file-system.js";
 import type { Workspace } from "../workspace/types.js";
@@ -49,6 +49,7 @@ export function createReadToolDefinition(
 ): ToolDefinition<typeof readSchema, ReadToolDetails> {
 	const workspace = workspaceOf(cwdOrWorkspace);
 	const operations = options.operations ?? workspace.fs;
+	const resolvePath = toolPathResolver(workspace, options.operations !== undefined);
 	const maxLines = options.maxLines ?? DEFAULT_MAX_LINES;
 	const maxBytes = options.maxBytes ?? DEFAULT_MAX_BYTES;
 	return defineBoundedTool<typeof readSchema, ReadToolDetails>({
@@ -74,7 +75,7 @@ export function createReadToolDefinition(
 				throw new Error("path is required: give the file to read.");
 			const offset = checkLineNumber("offset", params.offset) ?? 1;
 			const limit = checkLineNumber("limit", params.limit);
-			const path = resolveWorkspacePath(workspace, params.path);
+			const path = await resolvePath(params.path);
 
 			const stats = await operations.stat(path);
 			if (stats === undefined) throw new Error(`File not found: ${path}`);

@@ -4,8 +4,8 @@ import { throwIfAborted } from "../abort.js";
 import { defineBoundedTool } from "../bounded-errors.js";
 import { renderErrorResult, resultText } from "../edit/render.js";
 import { errorCode, errorMessage } from "../error-text.js";
+import { toolPathResolver } from "../existing-path.js";
 import { withWorkspaceMutationQueue } from "../mutation-queue.js";
-import { resolveWorkspacePath } from "../paths.js";
 import { permissionDeniedError } from "../permission-denied.js";
 import { localFileSystem } from "../workspace/local/file-system.js";
 import type { Workspace, WorkspaceFileSystem } from "../workspace/types.js";
@@ -67,6 +67,7 @@ export function createWriteToolDefinition(
 ): ToolDefinition<typeof writeSchema, WriteToolDetails> {
 	const workspace = workspaceOf(cwdOrWorkspace);
 	const operations = options.operations ?? writeOperationsOn(workspace.fs);
+	const resolvePath = toolPathResolver(workspace, options.operations !== undefined);
 	return defineBoundedTool({
 		name: "write",
 		label: "Write",
@@ -81,7 +82,7 @@ export function createWriteToolDefinition(
 		async execute(_toolCallId, params, signal) {
 			throwIfAborted(signal);
 			const displayPath = params.path;
-			const path = resolveWorkspacePath(workspace, params.path);
+			const path = await resolvePath(params.path);
 			const data = Buffer.from(params.content ?? "", "utf8");
 			return withWorkspaceMutationQueue(workspace, path, async () => {
 				throwIfAborted(signal);
