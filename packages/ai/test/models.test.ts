@@ -21,7 +21,26 @@ describe("model catalogue", () => {
 			expect(model.inputLimits?.images?.resize?.maxWidth).toBeGreaterThan(0);
 		}
 		expect(getModels("anthropic").every((model) => model.api === "anthropic-messages")).toBe(true);
-		expect(getModels("openai").every((model) => model.api === "openai-completions")).toBe(true);
+		// OpenAI's reasoning models use the Responses API; the others chat completions.
+		for (const model of getModels("openai")) {
+			expect(model.api).toBe(model.reasoning ? "openai-responses" : "openai-completions");
+		}
+		expect(getModel("openai", "o4-mini")).toMatchObject({ api: "openai-responses", reasoning: true });
+		expect(getModel("openai", "gpt-4.1")).toMatchObject({ api: "openai-completions", reasoning: false });
+	});
+
+	it("has prices per million tokens for every built-in model", () => {
+		for (const model of getModels()) {
+			expect(model.cost?.input).toBeGreaterThan(0);
+			expect(model.cost?.output).toBeGreaterThan(model.cost?.input ?? 0);
+			expect(model.cost?.cacheRead).toBeLessThan(model.cost?.input ?? 0);
+		}
+		expect(getModel("anthropic", "claude-sonnet-4-5").cost).toEqual({
+			input: 3,
+			output: 15,
+			cacheRead: 0.3,
+			cacheWrite: 3.75,
+		});
 	});
 
 	it("returns copies, so callers cannot change the catalogue", () => {

@@ -23,6 +23,7 @@ describe("@gantry/ai surface", () => {
 			"getProvider",
 			"makeStrictJsonSchema",
 			"parseToolCallArguments",
+			"priceUsage",
 			"registerProvider",
 			"stream",
 			"supportsStrictMode",
@@ -34,7 +35,7 @@ describe("@gantry/ai surface", () => {
 
 	it("registers the built-in providers on import", async () => {
 		const api = await import("@gantry/ai");
-		for (const name of ["openai-completions", "anthropic-messages", "faux"]) {
+		for (const name of ["openai-completions", "openai-responses", "anthropic-messages", "faux"]) {
 			expect(typeof api.getProvider(name)).toBe("function");
 		}
 		expect(new api.UnsupportedStrictJsonSchemaError("x", "/a")).toBeInstanceOf(Error);

@@ -2,6 +2,7 @@ import { createServer, type IncomingMessage, type ServerResponse } from "node:ht
 import type { AddressInfo } from "node:net";
 import { anthropicErrorBody, anthropicStreamFrames } from "./anthropic-wire.js";
 import { openaiErrorBody, openaiStreamFrames } from "./openai-wire.js";
+import { responsesStreamFrames } from "./responses-wire.js";
 import {
 	isHttpError,
 	isNoAnswer,
@@ -19,6 +20,8 @@ export interface ScriptedLlmServer {
 	readonly url: string;
 	/** Base URL for OpenAI clients and `openai-completions` models: `<url>/v1`. */
 	readonly openaiBaseUrl: string;
+	/** Base URL for `openai-responses` models: `<url>/v1` (the same as {@link openaiBaseUrl}). */
+	readonly responsesBaseUrl: string;
 	/** Base URL for Anthropic clients and `anthropic-messages` models: `<url>` (the client adds `/v1`). */
 	readonly anthropicBaseUrl: string;
 	/** Every request answered so far, in order (HTTP error answers included). */
@@ -41,6 +44,7 @@ export type ScriptedLlmServerOptions = {
  * Starts an HTTP server on 127.0.0.1 that plays scripted model responses in the real streaming wire
  * formats, so the official OpenAI and Anthropic clients (and Gantry's providers) can be tested offline:
  * - `POST …/chat/completions`: OpenAI chat-completions SSE (`data: {…}`, `data: [DONE]`);
+ * - `POST …/responses`: OpenAI Responses API SSE (`event: response.created` … `response.completed`);
  * - `POST …/messages`: Anthropic Messages SSE (`event: message_start` … `event: message_stop`).
  *
  * Each request consumes the next response of the script (a reply, an HTTP error, or a function of the
@@ -81,7 +85,7 @@ export async function startScriptedLlmServer(
 
 	async function handle(request: IncomingMessage, response: ServerResponse): Promise<void> {
 		const path = new URL(request.url ?? "/", "http://localhost").pathname;
-		const format = path.endsWith("/chat/completions") ? "openai" : path.endsWith("/messages") ? "anthropic" : undefined;
+		const format = formatOf(path);
 		if (!format || request.method !== "POST") {
 			sendJson(response, 404, { error: { message: `scripted server: no route for ${request.method} ${path}` } });
 			return;
@@ -118,7 +122,9 @@ export async function startScriptedLlmServer(
 		const frames =
 			format === "openai"
 				? openaiStreamFrames(scripted, recorded, counters.openaiCallId)
-				: anthropicStreamFrames(scripted, recorded, counters.anthropicCallId, counters.signature);
+				: format === "responses"
+					? responsesStreamFrames(scripted, recorded, counters.openaiCallId, counters.signature)
+					: anthropicStreamFrames(scripted, recorded, counters.anthropicCallId, counters.signature);
 		await streamFrames(response, frames, scripted);
 	}
 
@@ -135,6 +141,7 @@ export async function startScriptedLlmServer(
 	return {
 		url,
 		openaiBaseUrl: `${url}/v1`,
+		responsesBaseUrl: `${url}/v1`,
 		anthropicBaseUrl: url,
 		requests,
 		enqueue: (...more) => {
@@ -171,8 +178,15 @@ async function streamFrames(response: ServerResponse, frames: string[], reply: S
 	response.end();
 }
 
-function sendError(response: ServerResponse, format: "openai" | "anthropic", error: ScriptedHttpError): void {
-	const body = format === "openai" ? openaiErrorBody(error) : anthropicErrorBody(error);
+function formatOf(path: string): RecordedLlmRequest["format"] | undefined {
+	if (path.endsWith("/chat/completions")) return "openai";
+	if (path.endsWith("/responses")) return "responses";
+	if (path.endsWith("/messages")) return "anthropic";
+	return undefined;
+}
+
+function sendError(response: ServerResponse, format: RecordedLlmRequest["format"], error: ScriptedHttpError): void {
+	const body = format === "anthropic" ? anthropicErrorBody(error) : openaiErrorBody(error);
 	sendJson(response, error.status, body, error.headers);
 }
 

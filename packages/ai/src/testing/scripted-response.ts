@@ -69,8 +69,8 @@ export type ScriptedResponse = ScriptedReply | ScriptedHttpError | ScriptedRawRe
 
 /** What the server received, recorded for every request it answered (errors included). */
 export type RecordedLlmRequest = {
-	/** Which wire format the path selected. */
-	format: "openai" | "anthropic";
+	/** Which wire format the path selected (`openai`: chat completions; `responses`: the Responses API). */
+	format: "openai" | "responses" | "anthropic";
 	method: string;
 	/** The request path, e.g. `/v1/chat/completions`. */
 	path: string;

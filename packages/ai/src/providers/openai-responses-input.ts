@@ -1,0 +1,133 @@
+import type {
+	FunctionTool,
+	ResponseInputContent,
+	ResponseInputItem,
+	ResponseReasoningItem,
+	ToolChoiceFunction,
+	ToolChoiceOptions,
+} from "openai/resources/responses/responses";
+import { toolToJsonSchema } from "../tool-schema.js";
+import type {
+	AssistantMessage,
+	Context,
+	ImageContent,
+	Model,
+	TextContent,
+	ToolChoice,
+	ToolResultMessage,
+	UserMessage,
+} from "../types.js";
+import { IMAGE_OMITTED_TEXT, normalizeTranscript } from "./transcript.js";
+
+const API = "openai-responses";
+
+/**
+ * A reasoning item as the thinking block's `signature` keeps it: the summary and the encrypted content,
+ * sent back unchanged (requests use `store: false`, so the server keeps nothing between turns).
+ */
+export type StoredReasoning = Pick<ResponseReasoningItem, "type" | "summary" | "encrypted_content">;
+
+/**
+ * The Responses API `input` for a context. Items carry no ids (nothing is stored server-side); reasoning
+ * items of this api travel back with their encrypted content. Tool results are `function_call_output`
+ * items with their text; their images follow in one user message after a run of results.
+ */
+export function toResponsesInput(model: Model, context: Context): ResponseInputItem[] {
+	const items: ResponseInputItem[] = [];
+	let toolImages: ResponseInputContent[] = [];
+	const flushToolImages = () => {
+		if (toolImages.length) items.push({ role: "user", content: toolImages });
+		toolImages = [];
+	};
+	for (const message of normalizeTranscript(context.messages)) {
+		if (message.role === "toolResult") {
+			items.push({ type: "function_call_output", call_id: message.toolCallId, output: resultText(message) });
+			toolImages.push(...resultImages(model, message));
+			continue;
+		}
+		flushToolImages();
+		if (message.role === "user") {
+			const content = userContent(model, message);
+			if (content.length) items.push({ role: "user", content });
+		} else items.push(...assistantItems(message));
+	}
+	flushToolImages();
+	return items;
+}
+
+function assistantItems(message: AssistantMessage): ResponseInputItem[] {
+	const items: ResponseInputItem[] = [];
+	for (const block of message.content) {
+		if (block.type === "text") {
+			if (block.text) items.push({ role: "assistant", content: block.text });
+		} else if (block.type === "toolCall") {
+			items.push({
+				type: "function_call",
+				call_id: block.id,
+				name: block.name,
+				arguments: JSON.stringify(block.arguments),
+			});
+		} else if (block.type === "thinking" && message.api === API && block.signature) {
+			const reasoning = parseStoredReasoning(block.signature);
+			if (reasoning) items.push(reasoning as ResponseReasoningItem);
+		}
+		// Thinking of other apis cannot be verified and is not sent; provider blocks belong to their api.
+	}
+	return items;
+}
+
+function parseStoredReasoning(signature: string): StoredReasoning | undefined {
+	try {
+		const value = JSON.parse(signature) as StoredReasoning;
+		return value?.type === "reasoning" ? value : undefined;
+	} catch {
+		return undefined;
+	}
+}
+
+/** The Responses API function tools (`strict` is always sent: the API's default is strict). */
+export function toResponsesTools(model: Model, context: Context): FunctionTool[] | undefined {
+	if (!context.tools?.length) return undefined;
+	return context.tools.map((tool) => {
+		const schema = toolToJsonSchema(tool, model);
+		return {
+			type: "function",
+			name: tool.name,
+			description: tool.description,
+			parameters: schema.parameters as Record<string, unknown>,
+			strict: schema.strict,
+		};
+	});
+}
+
+export function toResponsesToolChoice(choice: ToolChoice): ToolChoiceOptions | ToolChoiceFunction {
+	return typeof choice === "string" ? choice : { type: "function", name: choice.name };
+}
+
+function userContent(model: Model, message: UserMessage): ResponseInputContent[] {
+	if (typeof message.content === "string")
+		return message.content ? [{ type: "input_text", text: message.content }] : [];
+	return message.content.map((block) => inputContent(model, block));
+}
+
+function inputContent(model: Model, block: TextContent | ImageContent): ResponseInputContent {
+	if (block.type === "text") return { type: "input_text", text: block.text };
+	if (!model.input.includes("image")) return { type: "input_text", text: IMAGE_OMITTED_TEXT };
+	return { type: "input_image", detail: "auto", image_url: `data:${block.mimeType};base64,${block.data}` };
+}
+
+function resultText(message: ToolResultMessage): string {
+	const text = message.content
+		.filter((block): block is TextContent => block.type === "text")
+		.map((block) => block.text)
+		.join("\n");
+	if (text) return text;
+	return message.content.some((block) => block.type === "image") ? "(see the attached image)" : "(no output)";
+}
+
+function resultImages(model: Model, message: ToolResultMessage): ResponseInputContent[] {
+	const images = message.content.filter((block): block is ImageContent => block.type === "image");
+	if (images.length === 0) return [];
+	const label = `Image${images.length > 1 ? "s" : ""} returned by the ${message.toolName} tool call ${message.toolCallId}:`;
+	return [{ type: "input_text", text: label }, ...images.map((image) => inputContent(model, image))];
+}

@@ -1,0 +1,165 @@
+import { Type } from "@sinclair/typebox";
+import { describe, expect, it } from "vitest";
+import { type Context, createOpenAICompatibleModel, getModel } from "../../src/index.js";
+import { at, useScriptedProvider } from "./helpers.js";
+
+const TOOLS: Context = {
+	systemPrompt: "Be brief.",
+	messages: [{ role: "user", content: "Read it.", timestamp: 1 }],
+	tools: [
+		{ name: "read", description: "Read a file", parameters: Type.Object({ path: Type.String() }) },
+		{ name: "ls", description: "List a folder", parameters: Type.Object({ path: Type.String() }) },
+	],
+};
+
+const completions = useScriptedProvider(
+	(server) => ({ ...getModel("openai", "gpt-4.1"), baseUrl: server.openaiBaseUrl }),
+	{ apiKey: "sk", maxRetries: 0 },
+);
+const reasoningCompletions = useScriptedProvider(
+	(server) =>
+		createOpenAICompatibleModel({ baseUrl: server.openaiBaseUrl, id: "deepseek-reasoner", provider: "deepseek" }),
+	{ apiKey: "sk", maxRetries: 0 },
+);
+const responses = useScriptedProvider(
+	(server) => ({ ...getModel("openai", "o4-mini"), baseUrl: server.responsesBaseUrl }),
+	{ apiKey: "sk", maxRetries: 0 },
+);
+const anthropic = useScriptedProvider(
+	(server) => ({ ...getModel("anthropic", "claude-sonnet-4-5"), baseUrl: server.anthropicBaseUrl }),
+	{ apiKey: "k", maxRetries: 0 },
+);
+
+describe("chat completions request shape", () => {
+	it("sends reasoning_effort, tool_choice, parallel_tool_calls and OpenAI's prompt_cache_key", async () => {
+		completions.server.enqueue({ text: "ok" }, { text: "ok" });
+		await completions.request(TOOLS, {
+			toolChoice: { name: "read" },
+			parallelToolCalls: false,
+			sessionId: "session-1",
+		});
+		expect(completions.server.requests[0].body).toMatchObject({
+			tool_choice: { type: "function", function: { name: "read" } },
+			parallel_tool_calls: false,
+			prompt_cache_key: "session-1",
+		});
+		// gpt-4.1 does not reason: no reasoning_effort even when asked.
+		expect(completions.server.requests[0].body.reasoning_effort).toBeUndefined();
+		await completions.request(TOOLS, { toolChoice: "required", reasoning: "high" });
+		expect(completions.server.requests[1].body).toMatchObject({ tool_choice: "required" });
+		expect(completions.server.requests[1].body.reasoning_effort).toBeUndefined();
+	});
+
+	it("sends reasoning_effort to a model that may reason, and no cache key to a non-OpenAI endpoint", async () => {
+		reasoningCompletions.server.enqueue({ text: "ok" });
+		await reasoningCompletions.request(TOOLS, { reasoning: "low", sessionId: "session-1", toolChoice: "none" });
+		const body = reasoningCompletions.server.requests[0].body;
+		expect(body).toMatchObject({ reasoning_effort: "low", tool_choice: "none" });
+		expect(body.prompt_cache_key).toBeUndefined();
+	});
+});
+
+describe("Responses API request shape", () => {
+	it("sends reasoning.effort with summaries, tool_choice, parallel_tool_calls and prompt_cache_key", async () => {
+		responses.server.enqueue({ text: "ok" });
+		await responses.request(TOOLS, {
+			reasoning: "medium",
+			toolChoice: { name: "ls" },
+			parallelToolCalls: true,
+			sessionId: "session-2",
+			maxTokens: 999,
+		});
+		const recorded = responses.server.requests[0];
+		expect(recorded.path).toBe("/v1/responses");
+		expect(recorded.body).toMatchObject({
+			model: "o4-mini",
+			instructions: "Be brief.",
+			store: false,
+			include: ["reasoning.encrypted_content"],
+			reasoning: { effort: "medium", summary: "auto" },
+			tool_choice: { type: "function", name: "ls" },
+			parallel_tool_calls: true,
+			prompt_cache_key: "session-2",
+			max_output_tokens: 999,
+		});
+		expect(at(recorded.body, "tools", 0)).toEqual({
+			type: "function",
+			name: "read",
+			description: "Read a file",
+			parameters: { type: "object", properties: { path: { type: "string" } }, required: ["path"] },
+			strict: false,
+		});
+	});
+});
+
+describe("Anthropic request shape", () => {
+	it("puts cache breakpoints on the last tool, the system prompt and the conversation tail", async () => {
+		anthropic.server.enqueue({ text: "ok" });
+		await anthropic.request(TOOLS);
+		const body = anthropic.server.requests[0].body;
+		expect(at(body, "tools", 0, "cache_control")).toBeUndefined();
+		expect(at(body, "tools", 1, "cache_control")).toEqual({ type: "ephemeral" });
+		expect(at(body, "system", 0, "cache_control")).toEqual({ type: "ephemeral" });
+		expect(at(body, "messages", 0, "content", 0, "cache_control")).toEqual({ type: "ephemeral" });
+	});
+
+	it.each([
+		["minimal", 1024],
+		["low", 4096],
+		["medium", 10_240],
+		["high", 32_000],
+	] as const)(
+		"turns reasoning %s into extended thinking with budget %i and max_tokens above it",
+		async (level, budget) => {
+			anthropic.server.enqueue({ text: "ok" });
+			await anthropic.request(TOOLS, { reasoning: level, maxTokens: 2000 });
+			const body = anthropic.server.requests[0].body;
+			expect(body.thinking).toEqual({ type: "enabled", budget_tokens: budget });
+			expect(body.max_tokens as number).toBeGreaterThan(budget);
+			expect(body.max_tokens as number).toBeLessThanOrEqual(anthropic.model.maxTokens);
+		},
+	);
+
+	it("keeps the budget below the model's output limit", async () => {
+		anthropic.server.enqueue({ text: "ok" });
+		anthropic.model.maxTokens = 16_000;
+		await anthropic.request(TOOLS, { reasoning: "high" });
+		expect(anthropic.server.requests[0].body).toMatchObject({
+			thinking: { budget_tokens: 11_904 },
+			max_tokens: 16_000,
+		});
+	});
+
+	it.each([
+		[{ toolChoice: "auto" }, { type: "auto" }],
+		[{ toolChoice: "none" }, { type: "none" }],
+		[{ toolChoice: "required" }, { type: "any" }],
+		[
+			{ toolChoice: { name: "read" }, parallelToolCalls: false },
+			{ type: "tool", name: "read", disable_parallel_tool_use: true },
+		],
+		[{ parallelToolCalls: false }, { type: "auto", disable_parallel_tool_use: true }],
+	] as const)("sends %j as tool_choice %j", async (options, expected) => {
+		anthropic.server.enqueue({ text: "ok" });
+		await anthropic.request(TOOLS, options);
+		expect(anthropic.server.requests[0].body.tool_choice).toEqual(expected);
+	});
+});
+
+describe("usage.cost", () => {
+	it("is filled from the model's prices, cache reads and writes included", async () => {
+		anthropic.server.enqueue({
+			text: "ok",
+			usage: { input: 1_000_000, output: 200_000, cacheRead: 2_000_000, cacheWrite: 100_000 },
+		});
+		const { message } = await anthropic.request();
+		// claude-sonnet-4-5: $3 in, $15 out, $0.30 cache read, $3.75 cache write per million.
+		expect(message.usage.cost).toEqual({ input: 3, output: 3, cacheRead: 0.6, cacheWrite: 0.375, total: 6.975 });
+	});
+
+	it("stays 0 for a model without prices", async () => {
+		reasoningCompletions.server.enqueue({ text: "ok", usage: { input: 1000, output: 100 } });
+		const { message } = await reasoningCompletions.request();
+		expect(message.usage.cost.total).toBe(0);
+	});
+});
