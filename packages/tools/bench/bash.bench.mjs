@@ -152,7 +152,7 @@ async function main() {
 			gantryMs: echo.gantry,
 			floor: "raw spawn bash -c",
 			floorMs: echo.raw,
-			target: "≤ 1.3x",
+			target: "≤ 1.1x",
 		},
 		{
 			case: "50 MB flood",

@@ -1,5 +1,7 @@
+import { type ChildProcessByStdio, spawn as spawnChild } from "node:child_process";
 import { randomBytes } from "node:crypto";
 import { stat } from "node:fs/promises";
+import type { Readable } from "node:stream";
 import { onAbort, throwIfAborted } from "../../abort.js";
 import type { WorkspaceExitStatus, WorkspaceProcesses, WorkspaceSpawnOptions } from "../types.js";
 import { findExecutable } from "./find-executable.js";
@@ -25,7 +27,8 @@ const DEFAULT_DRAIN_MS = 100;
 const MAX_BUSY_DRAIN_CHECKS = 20;
 
 /**
- * This machine's processes. Each `spawn` is the leader of a new process group with stdin ignored, and
+ * This machine's processes, started with `child_process.spawn` (execa cost about 2 ms of CPU more per
+ * command; see the package README). Each `spawn` is the leader of a new process group with stdin ignored, and
  * carries `GANTRY_CALL_ID=<id of this object>.<n>` in its environment. Abort kills the group and, on
  * Linux, every process holding that value (so `setsid` and double forks do not escape); `killAll` kills
  * every process holding this object's id. Processes a finished command left in the background keep
@@ -45,19 +48,8 @@ export function createLocalProcesses(options: LocalProcessesOptions = {}): Local
 	): Promise<WorkspaceExitStatus> {
 		throwIfAborted(signal);
 		const marker = `${id}.${++calls}`;
-		const { execa } = await loadExeca();
-		const subprocess = execa(file, args, {
-			cwd,
-			env: { ...env, [CALL_MARKER_VARIABLE]: marker },
-			detached: process.platform !== "win32",
-			stdin: "ignore",
-			buffer: false,
-			reject: false,
-			encoding: "buffer",
-			stripFinalNewline: false,
-			windowsHide: true,
-		});
-		const streams = [subprocess.stdout, subprocess.stderr];
+		const { child, ended } = startChild(file, args, cwd, env, marker);
+		const streams = [child.stdout, child.stderr];
 		let paused = false;
 		let receivedSinceCheck = false;
 		const reader = (consumer: ((data: Buffer) => Promise<void> | undefined) | undefined) => (chunk: Buffer) => {
@@ -72,9 +64,9 @@ export function createLocalProcesses(options: LocalProcessesOptions = {}): Local
 			};
 			wait.then(resume, resume);
 		};
-		subprocess.stdout.on("data", reader(onStdout));
-		subprocess.stderr.on("data", reader(onStderr));
-		const pid = subprocess.pid;
+		child.stdout.on("data", reader(onStdout));
+		child.stderr.on("data", reader(onStderr));
+		const pid = child.pid;
 		if (pid !== undefined) running.add(pid);
 
 		const stopReading = () => {
@@ -88,7 +80,7 @@ export function createLocalProcesses(options: LocalProcessesOptions = {}): Local
 			if (busy) drainTimer = setTimeout(checkDrained, drainMs);
 			else stopReading();
 		};
-		subprocess.once("exit", () => {
+		child.once("exit", () => {
 			if (pid !== undefined) running.delete(pid);
 			receivedSinceCheck = false;
 			drainTimer = setTimeout(checkDrained, drainMs);
@@ -98,11 +90,11 @@ export function createLocalProcesses(options: LocalProcessesOptions = {}): Local
 			killing = killProcessTree(pid, { graceMs, marker }).then(stopReading);
 		});
 		try {
-			const result = await subprocess;
+			const result = await ended;
 			await killing;
 			if (result.signal) return { exitCode: null, signal: result.signal };
 			if (typeof result.exitCode === "number") return { exitCode: result.exitCode };
-			throw await startFailure(file, cwd, result.originalMessage ?? result.message ?? "no exit code", result.code);
+			throw await startFailure(file, cwd, result.reason ?? "no exit code", result.code);
 		} finally {
 			clearTimeout(drainTimer);
 			stopWaiting();
@@ -150,10 +142,36 @@ function codedError(message: string, code: string | undefined): Error {
 /** Programs found, by name and PATH value (the same for every local workspace). */
 const lookups = new Map<string, Promise<string | undefined>>();
 
-let execaLoading: Promise<typeof import("execa")> | undefined;
+/** How a child ended: its exit code or signal, or why it could not start. */
+interface ChildEnd {
+	exitCode?: number | null;
+	signal?: NodeJS.Signals | null;
+	reason?: string;
+	code?: string;
+}
 
-/** execa takes ~130 ms to load; it is loaded when the first command runs, not at import time. */
-function loadExeca(): Promise<typeof import("execa")> {
-	execaLoading ??= import("execa");
-	return execaLoading;
+/**
+ * Starts `file` as the leader of a new process group (a new session on Unix), stdin ignored, with the
+ * host's environment plus `env` and the call's marker. `ended` settles once the process exited and its
+ * output streams closed, or it failed to start.
+ */
+function startChild(
+	file: string,
+	args: readonly string[],
+	cwd: string,
+	env: Record<string, string> | undefined,
+	marker: string,
+): { child: ChildProcessByStdio<null, Readable, Readable>; ended: Promise<ChildEnd> } {
+	const child = spawnChild(file, args, {
+		cwd,
+		env: { ...process.env, ...env, [CALL_MARKER_VARIABLE]: marker },
+		detached: process.platform !== "win32",
+		stdio: ["ignore", "pipe", "pipe"],
+		windowsHide: true,
+	});
+	const ended = new Promise<ChildEnd>((resolve) => {
+		child.once("error", (error: NodeJS.ErrnoException) => resolve({ reason: error.message, code: error.code }));
+		child.once("close", (exitCode, signal) => resolve({ exitCode, signal }));
+	});
+	return { child, ended };
 }
