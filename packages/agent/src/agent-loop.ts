@@ -2,7 +2,7 @@ import { EventStream, type ToolResultMessage } from "@gantry/ai";
 import { streamAssistantResponse } from "./assistant-response.js";
 import { GantryAgentError } from "./errors.js";
 import { type AgentEventSink, answerUnexecutedToolCalls, executeToolBatch } from "./tool-batch.js";
-import { ABORTED_TEXT } from "./tool-call.js";
+import { ABORTED_TEXT } from "./tool-pipeline.js";
 import type { AgentContext, AgentEvent, AgentLoopConfig, AgentMessage, AgentTool, AgentToolCall } from "./types.js";
 
 /** The answer to each tool call of a response cut off by the output-token limit. */

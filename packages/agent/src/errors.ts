@@ -11,8 +11,20 @@ export class GantryAgentError extends Error {
 	}
 }
 
-/** The text a thrown value contributes to an error result. */
+/**
+ * The text a thrown value contributes to an error result: an `Error`'s message (its name when the
+ * message is empty), a string as it is, anything else through `String`. The one error-to-text helper of
+ * Gantry's packages. Never throws (a value whose `toString` throws reads as its type).
+ *
+ * @example
+ * catch (error) { return { content: [{ type: "text", text: errorText(error) }], isError: true }; }
+ */
 export function errorText(error: unknown): string {
 	if (error instanceof Error) return error.message || error.name;
-	return typeof error === "string" ? error : String(error);
+	if (typeof error === "string") return error;
+	try {
+		return String(error);
+	} catch {
+		return `a thrown ${typeof error}`;
+	}
 }

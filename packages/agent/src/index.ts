@@ -1,12 +1,19 @@
-// @gantry/agent public API: agentLoop, agentLoopContinue, runToolCall, validateToolArguments, createToolResultMessage,
-// defaultConvertToLlm, Agent, GantryAgentError, and types (AgentTool, AgentToolResult, AgentToolCall, AgentToolCallOutcome,
-// Before/AfterToolCall*, RunToolCallOptions, AgentContext, AgentLoopConfig, AgentEvent, AgentMessage, AgentState,
-// AgentOptions, AgentListener, GantryAgentErrorCode).
+// @gantry/agent public API: agentLoop, agentLoopContinue, runToolCall, ToolCallIdentity, mergeToolResult,
+// validateToolArguments, createToolResultMessage, defaultConvertToLlm, Agent, GantryAgentError, errorText,
+// throwIfAborted, ABORTED_TEXT, elideMiddle, boundErrorText, MAX_ERROR_TEXT_CHARS, and types (AgentTool,
+// AgentToolResult, AgentToolCall, AgentToolCallOutcome, Before/AfterToolCall*, RunToolCallOptions, ToolResolver,
+// ToolResultFields, AgentContext, AgentLoopConfig, AgentEvent, AgentMessage, AgentState, AgentOptions,
+// AgentListener, GantryAgentErrorCode).
+
+export { ABORTED_TEXT, throwIfAborted } from "./abort.js";
 export { Agent, type AgentListener, type AgentOptions } from "./agent.js";
 export { agentLoop, agentLoopContinue } from "./agent-loop.js";
 export { defaultConvertToLlm } from "./assistant-response.js";
-export { GantryAgentError, type GantryAgentErrorCode } from "./errors.js";
-export { runToolCall } from "./tool-call.js";
+export { errorText, GantryAgentError, type GantryAgentErrorCode } from "./errors.js";
+export { boundErrorText, elideMiddle, MAX_ERROR_TEXT_CHARS } from "./text-limits.js";
+export { ToolCallIdentity } from "./tool-call-identity.js";
+export { runToolCall } from "./tool-pipeline.js";
+export { mergeToolResult, type ToolResultFields } from "./tool-result-merge.js";
 export { createToolResultMessage } from "./tool-result-message.js";
 export type {
 	AfterToolCallContext,

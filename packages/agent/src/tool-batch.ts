@@ -1,16 +1,17 @@
 import type { ToolResultMessage } from "@gantry/ai";
+import { ToolCallIdentity } from "./tool-call-identity.js";
 import {
 	ABORTED_TEXT,
+	completeToolCall,
 	errorOutcome,
-	executePreparedToolCall,
-	finalizeToolCall,
 	findTool,
 	isPrepared,
 	type PreparedToolCall,
-	prepareToolCall,
+	preflightToolCall,
+	runToolCallPipeline,
 	type ToolCallEnvironment,
 	type ToolUpdateSink,
-} from "./tool-call.js";
+} from "./tool-pipeline.js";
 import { createToolResultMessage } from "./tool-result-message.js";
 import type { AgentEvent, AgentToolCall, AgentToolCallOutcome } from "./types.js";
 
@@ -72,23 +73,8 @@ async function executeSequentially(
 	for (const toolCall of toolCalls) {
 		let pending = emit(startEvent(toolCall));
 		if (pending !== undefined) await pending;
-		let outcome: AgentToolCallOutcome;
-		if (environment.signal?.aborted) {
-			outcome = errorOutcome(toolCall, ABORTED_TEXT);
-		} else {
-			let preparation = prepareToolCall(toolCall, environment);
-			if (preparation instanceof Promise) preparation = await preparation;
-			if (!isPrepared(preparation)) {
-				outcome = preparation;
-			} else if (environment.signal?.aborted) {
-				// Aborted while beforeToolCall was deciding: the call never starts.
-				outcome = errorOutcome(toolCall, ABORTED_TEXT);
-			} else {
-				const executed = await executePreparedToolCall(preparation, environment.signal, updateSink(toolCall, emit));
-				const finalized = finalizeToolCall(executed, environment);
-				outcome = finalized instanceof Promise ? await finalized : finalized;
-			}
-		}
+		const identity = ToolCallIdentity.root(toolCall.id, toolCalls);
+		const outcome = await runToolCallPipeline(toolCall, identity, environment, updateSink(toolCall, emit));
 		pending = emit(endEvent(outcome));
 		if (pending !== undefined) await pending;
 		const message = createToolResultMessage(outcome);
@@ -113,9 +99,7 @@ async function executeInParallel(
 		const toolCall = toolCalls[index];
 		let pending = emit(startEvent(toolCall));
 		if (pending !== undefined) await pending;
-		let preparation = environment.signal?.aborted
-			? errorOutcome(toolCall, ABORTED_TEXT)
-			: prepareToolCall(toolCall, environment);
+		let preparation = preflightToolCall(toolCall, ToolCallIdentity.root(toolCall.id, toolCalls), environment);
 		if (preparation instanceof Promise) preparation = await preparation;
 		if (isPrepared(preparation)) {
 			prepared[index] = preparation;
@@ -130,6 +114,7 @@ async function executeInParallel(
 		const call = prepared[index];
 		if (call === undefined) continue;
 		if (environment.signal?.aborted) {
+			// Aborted during a later call's preflight: this one never starts either.
 			const outcome = errorOutcome(call.toolCall, ABORTED_TEXT);
 			outcomes[index] = outcome;
 			const pending = emit(endEvent(outcome));
@@ -160,9 +145,7 @@ async function runAndReport(
 	environment: ToolCallEnvironment,
 	emit: AgentEventSink,
 ): Promise<void> {
-	const executed = await executePreparedToolCall(call, environment.signal, updateSink(call.toolCall, emit));
-	let outcome = finalizeToolCall(executed, environment);
-	if (outcome instanceof Promise) outcome = await outcome;
+	const outcome = await completeToolCall(call, environment, updateSink(call.toolCall, emit));
 	outcomes[index] = outcome;
 	const pending = emit(endEvent(outcome));
 	if (pending !== undefined) await pending;

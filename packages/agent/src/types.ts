@@ -15,6 +15,7 @@ import type {
 	Usage,
 } from "@gantry/ai";
 import type { Static, TSchema } from "@sinclair/typebox";
+import type { ToolCallIdentity } from "./tool-call-identity.js";
 
 /**
  * What a tool returns. `content` goes to the model; `details` to the UI and logs; `structuredContent`
@@ -53,12 +54,17 @@ export interface AgentTool<TParams extends TSchema = TSchema, TDetails = unknown
 	prepareArguments?: (raw: unknown) => unknown;
 	/** `"sequential"` makes every batch that contains this tool run one call at a time. */
 	executionMode?: "sequential" | "parallel";
-	/** Does the work. Throwing is how a tool reports failure. */
+	/**
+	 * Does the work. Throwing is how a tool reports failure. `call` says where the call sits (the
+	 * model-issued call at the root, the path of nested calls); the pipeline always passes it, direct
+	 * callers may leave it out.
+	 */
 	execute(
 		toolCallId: string,
 		params: Static<TParams>,
 		signal?: AbortSignal,
 		onUpdate?: AgentToolUpdateCallback<TDetails>,
+		call?: ToolCallIdentity,
 	): Promise<AgentToolResult<TDetails>>;
 }
 
@@ -189,6 +195,11 @@ export interface RunToolCallOptions {
 	signal?: AbortSignal;
 	/** Receives the tool's partial results until it settles. Must not throw (a throw is ignored). */
 	onUpdate?: AgentToolUpdateCallback;
+	/**
+	 * Where the call sits; a nested call passes `caller.child()` (its `id` must be `toolCall.id`).
+	 * Default: a root identity for `toolCall.id`.
+	 */
+	identity?: ToolCallIdentity;
 }
 
 export interface AgentLoopConfig {

@@ -1,4 +1,4 @@
-import type { AgentEvent } from "@gantry/agent";
+import { type AgentEvent, mergeToolResult } from "@gantry/agent";
 import { errorMessage } from "./errors.js";
 import type {
 	ExtensionEventType,
@@ -66,48 +66,30 @@ export async function dispatchToolResult(
 	context: ExtensionContext,
 	report: HandlerFailureReporter,
 ): Promise<ToolResultEventResult | undefined> {
-	const current: ResultFields = {
+	let current: ResultFields = {
 		content: event.content,
 		details: event.details,
 		isError: event.isError,
 		structuredContent: event.structuredContent,
 		usage: event.usage,
 	};
-	const overrides: ToolResultEventResult = {};
+	let overrides: ToolResultEventResult = {};
 	let changed = false;
 	for (const { source, handler } of entries) {
 		let result: Awaited<ReturnType<ToolResultHandler>>;
 		try {
-			result = await handler({ ...event, ...current }, context);
+			result = await handler({ ...event, ...current, structuredContent: current.structuredContent }, context);
 		} catch (error) {
 			report(source, "tool_result", error);
 			continue;
 		}
 		if (typeof result !== "object" || result === null) continue;
-		if (result.content !== undefined) {
-			current.content = overrides.content = result.content;
-			changed = true;
-			if (result.structuredContent === undefined) {
-				current.structuredContent = undefined;
-				delete overrides.structuredContent;
-			}
-		}
-		if (result.structuredContent !== undefined) {
-			current.structuredContent = overrides.structuredContent = result.structuredContent;
-			changed = true;
-		}
-		if (result.details !== undefined) {
-			current.details = overrides.details = result.details;
-			changed = true;
-		}
-		if (result.isError !== undefined) {
-			current.isError = overrides.isError = result.isError;
-			changed = true;
-		}
-		if (result.usage !== undefined) {
-			current.usage = overrides.usage = result.usage;
-			changed = true;
-		}
+		// The pipeline's merge rule, applied to the running result and to the overrides alike.
+		const next = mergeToolResult(current, result);
+		if (next === current) continue;
+		current = next;
+		overrides = mergeToolResult(overrides, result);
+		changed = true;
 	}
 	return changed ? overrides : undefined;
 }

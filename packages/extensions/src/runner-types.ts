@@ -1,4 +1,4 @@
-import type { AgentTool, AgentToolCallOutcome } from "@gantry/agent";
+import type { AgentTool, AgentToolCallOutcome, ToolCallIdentity } from "@gantry/agent";
 import type { Model } from "@gantry/ai";
 import type { ExtensionEventType } from "./events.js";
 import type { ExtensionUI, ToolInfo } from "./extension-api.js";
@@ -72,11 +72,12 @@ export interface ExtensionToolHost {
 	/** The tools `ctx.executeTool` can reach right now (read at call time). */
 	getCallableTools(): readonly AgentTool[];
 	/**
-	 * Runs `name` as a nested call of `callerId` through the full pipeline. Should never reject for a tool
-	 * failure; if it rejects anyway, the caller receives an `isError` outcome with the message.
+	 * Runs `name` as a nested call of `caller` through the full pipeline; the nested call's identity is
+	 * `caller.child()` (its id `<caller>/<n>`). Should never reject for a tool failure; if it rejects
+	 * anyway, the caller receives an `isError` outcome with the message.
 	 */
 	executeTool(
-		callerId: string,
+		caller: ToolCallIdentity,
 		name: string,
 		args: unknown,
 		options: ExecuteToolOptions,

@@ -1,4 +1,4 @@
-import type { AgentEvent } from "@gantry/agent";
+import type { AgentEvent, ToolCallIdentity } from "@gantry/agent";
 import type { Model } from "@gantry/ai";
 import { ExtensionError, errorMessage } from "./errors.js";
 import type {
@@ -223,15 +223,18 @@ export class ExtensionRunner {
 		return context;
 	}
 
-	/** The context a tool's `execute` receives; pass it as `wrapToolDefinition`'s factory. */
-	createToolContext(toolCallId: string, signal?: AbortSignal): ExtensionToolContext {
+	/**
+	 * The context a tool's `execute` receives; pass it as `wrapToolDefinition`'s factory. `call` (from the
+	 * pipeline) numbers the nested calls; default: a root identity for `toolCallId`.
+	 */
+	createToolContext(toolCallId: string, signal?: AbortSignal, call?: ToolCallIdentity): ExtensionToolContext {
 		const source = {
 			cwd: this.cwd,
 			hasUI: this.hasUI,
 			getModel: () => this.#actionHost?.getModel?.() ?? this.#model,
 			getToolHost: () => this.#toolHost,
 		};
-		return createExtensionToolContext(source, toolCallId, signal);
+		return createExtensionToolContext(source, toolCallId, signal, call);
 	}
 
 	/** Binds (or with undefined, unbinds) what `ctx.tools` and `ctx.executeTool` reach. */

@@ -1,4 +1,4 @@
-import type { AgentToolCallOutcome } from "@gantry/agent";
+import { type AgentToolCallOutcome, ToolCallIdentity } from "@gantry/agent";
 import type { Model } from "@gantry/ai";
 import { errorMessage } from "./errors.js";
 import type { ExtensionToolHost } from "./runner-types.js";
@@ -28,15 +28,16 @@ function failedOutcome(id: string, name: string, args: unknown, text: string): A
 
 /**
  * The `ExtensionToolContext` of one call. The host is looked up when a nested call is made, so a context
- * created before the session bound the runner still reaches the session's tools afterwards.
+ * created before the session bound the runner still reaches the session's tools afterwards. Nested calls
+ * are numbered by `call` (a root identity for `toolCallId` when the caller gave none), also the ones
+ * answered here without a host.
  */
 export function createExtensionToolContext(
 	source: ToolContextSource,
 	toolCallId: string,
 	signal?: AbortSignal,
+	call: ToolCallIdentity = ToolCallIdentity.root(toolCallId),
 ): ExtensionToolContext {
-	// Ids for outcomes made here (the host numbers the calls it runs).
-	let localCalls = 0;
 	const context: ExtensionToolContext = {
 		cwd: source.cwd,
 		hasUI: source.hasUI,
@@ -46,22 +47,15 @@ export function createExtensionToolContext(
 		async executeTool(name, args, options) {
 			const host = source.getToolHost();
 			if (host === undefined) {
-				localCalls += 1;
-				return failedOutcome(
-					`${toolCallId}/${localCalls}`,
-					name,
-					args,
-					`Tool ${name} was not run: ${NESTED_CALLS_UNAVAILABLE}`,
-				);
+				return failedOutcome(call.child().id, name, args, `Tool ${name} was not run: ${NESTED_CALLS_UNAVAILABLE}`);
 			}
 			try {
-				return await host.executeTool(toolCallId, name, args, {
+				return await host.executeTool(call, name, args, {
 					signal: options?.signal ?? signal,
 					onUpdate: options?.onUpdate,
 				});
 			} catch (error) {
-				localCalls += 1;
-				return failedOutcome(`${toolCallId}/${localCalls}`, name, args, `Tool ${name} failed: ${errorMessage(error)}`);
+				return failedOutcome(call.child().id, name, args, `Tool ${name} failed: ${errorMessage(error)}`);
 			}
 		},
 	};

@@ -116,15 +116,16 @@ export interface ToolDefinition<TParams extends TSchema = TSchema, TDetails = un
 	/** `"sequential"` makes batches containing this tool run one call at a time. */
 	executionMode?: "sequential" | "parallel";
 	/**
-	 * Does the work. Throw to report failure (the loop turns it into an error result). `ctx` is
-	 * undefined when the tool was wrapped without a context factory.
+	 * Does the work. Throw to report failure (the loop turns it into an error result). `ctx` is the
+	 * session's context; it is undefined when the tool was wrapped without a context factory (a tool
+	 * that needs it should throw a clear error then).
 	 */
 	execute(
 		toolCallId: string,
 		params: Static<TParams>,
 		signal: AbortSignal | undefined,
 		onUpdate: AgentToolUpdateCallback<TDetails> | undefined,
-		ctx: ExtensionToolContext,
+		ctx: ExtensionToolContext | undefined,
 	): Promise<AgentToolResult<TDetails>>;
 	/** Terminal text (ANSI allowed) describing a call. */
 	renderCall?(args: Static<TParams>, theme: Theme): string;

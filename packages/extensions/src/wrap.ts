@@ -1,15 +1,23 @@
-import type { AgentTool } from "@gantry/agent";
+import type { AgentTool, ToolCallIdentity } from "@gantry/agent";
 import type { TSchema } from "@sinclair/typebox";
 import type { ExtensionToolContext, ToolDefinition } from "./tool-definition.js";
 
-/** Builds the `ExtensionToolContext` for one call. */
-export type ToolContextFactory = (toolCallId: string, signal?: AbortSignal) => ExtensionToolContext;
+/**
+ * Builds the `ExtensionToolContext` for one call. `call` is where the call sits (the pipeline passes
+ * it; a direct `execute` call may not), so nested calls are numbered below it.
+ */
+export type ToolContextFactory = (
+	toolCallId: string,
+	signal?: AbortSignal,
+	call?: ToolCallIdentity,
+) => ExtensionToolContext;
 
 /**
  * Turns a `ToolDefinition` into the `AgentTool` the loop runs. Carries over `name`, `label`,
  * `description`, `parameters`, `outputSchema`, `constrainedSampling`, `prepareArguments` and
- * `executionMode`; `execute` receives the context from `ctxFactory(toolCallId, signal)`, or `undefined`
- * without a factory (builtins then use the `cwd` they were created with).
+ * `executionMode`; `execute` receives the context from `ctxFactory(toolCallId, signal, call)`, or
+ * `undefined` without a factory (builtins then use the `cwd` they were created with) — which is why a
+ * definition's `ctx` parameter is typed `ExtensionToolContext | undefined`.
  */
 export function wrapToolDefinition<TParams extends TSchema, TDetails>(
 	definition: ToolDefinition<TParams, TDetails>,
@@ -20,14 +28,8 @@ export function wrapToolDefinition<TParams extends TSchema, TDetails>(
 		label: definition.label,
 		description: definition.description,
 		parameters: definition.parameters,
-		execute: (toolCallId, params, signal, onUpdate) =>
-			definition.execute(
-				toolCallId,
-				params,
-				signal,
-				onUpdate,
-				ctxFactory?.(toolCallId, signal) as ExtensionToolContext,
-			),
+		execute: (toolCallId, params, signal, onUpdate, call) =>
+			definition.execute(toolCallId, params, signal, onUpdate, ctxFactory?.(toolCallId, signal, call)),
 	};
 	if (definition.outputSchema !== undefined) tool.outputSchema = definition.outputSchema;
 	if (definition.constrainedSampling !== undefined) tool.constrainedSampling = definition.constrainedSampling;

@@ -36,10 +36,10 @@ describe("createToolContext", () => {
 		const received: { callerId: string; name: string; args: unknown; options: ExecuteToolOptions }[] = [];
 		runner.setToolHost({
 			getCallableTools: () => tools,
-			executeTool: async (callerId, name, args, options): Promise<AgentToolCallOutcome> => {
-				received.push({ callerId, name, args, options });
+			executeTool: async (caller, name, args, options): Promise<AgentToolCallOutcome> => {
+				received.push({ callerId: caller.id, name, args, options });
 				return {
-					toolCall: { type: "toolCall", id: `${callerId}/1`, name, arguments: {} },
+					toolCall: { type: "toolCall", id: caller.child().id, name, arguments: {} },
 					result: { content: [{ type: "text", text: "done" }] },
 					isError: false,
 				};

@@ -96,7 +96,7 @@ export class AgentSession {
 		this.agent.subscribe((event) => this.#onAgentEvent(event));
 		runner.setToolHost({
 			getCallableTools: () => this.#callableTools(),
-			executeTool: (callerId, name, args, executeOptions) => this.#nested.execute(callerId, name, args, executeOptions),
+			executeTool: (caller, name, args, executeOptions) => this.#nested.execute(caller, name, args, executeOptions),
 		});
 		runner.setActionHost({
 			getActiveTools: () => this.getActiveToolNames(),
@@ -250,7 +250,9 @@ export class AgentSession {
 			isAllowed: this.#isAllowed,
 			namedInAllowlist: this.#namedInAllowlist,
 			wrap: (definition) =>
-				wrapToolDefinition(definition, (toolCallId, signal) => this.runner.createToolContext(toolCallId, signal)),
+				wrapToolDefinition(definition, (toolCallId, signal, call) =>
+					this.runner.createToolContext(toolCallId, signal, call),
+				),
 		});
 	}
 

@@ -1,6 +1,12 @@
-import type { AfterToolCallHook, AfterToolCallResult, AgentToolResult, BeforeToolCallHook } from "@gantry/agent";
+import {
+	type AfterToolCallHook,
+	type AfterToolCallResult,
+	type AgentToolResult,
+	type BeforeToolCallHook,
+	mergeToolResult,
+} from "@gantry/agent";
 import type { ImageContent, Model, TextContent } from "@gantry/ai";
-import type { ExtensionRunner, ToolResultEventResult } from "@gantry/extensions";
+import type { ExtensionRunner } from "@gantry/extensions";
 import { normalizeImages } from "./image-normalizer.js";
 
 export interface HookBridgeOptions {
@@ -53,7 +59,7 @@ export function createToolHooks(
 				usage: result.usage,
 			});
 			if (overrides) {
-				current = applyOverrides(current, overrides);
+				current = mergeToolResult(current, overrides);
 				changed = true;
 			}
 		}
@@ -77,20 +83,4 @@ export function createToolHooks(
 	};
 
 	return { beforeToolCall, afterToolCall };
-}
-
-function applyOverrides(
-	current: AgentToolResult & { isError: boolean },
-	overrides: ToolResultEventResult,
-): AgentToolResult & { isError: boolean } {
-	const next = { ...current };
-	if (overrides.content !== undefined) {
-		next.content = overrides.content;
-		if (overrides.structuredContent === undefined) next.structuredContent = undefined;
-	}
-	if (overrides.structuredContent !== undefined) next.structuredContent = overrides.structuredContent;
-	if ("details" in overrides) next.details = overrides.details;
-	if (overrides.isError !== undefined) next.isError = overrides.isError;
-	if (overrides.usage !== undefined) next.usage = overrides.usage;
-	return next;
 }

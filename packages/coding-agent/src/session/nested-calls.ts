@@ -7,6 +7,7 @@ import {
 	type AgentToolCallOutcome,
 	type BeforeToolCallHook,
 	runToolCall,
+	ToolCallIdentity,
 	type ToolResolver,
 } from "@gantry/agent";
 import type { AssistantMessage } from "@gantry/ai";
@@ -34,12 +35,12 @@ export interface NestedCallEnvironment {
 
 /**
  * Runs `ctx.executeTool` calls through the agent's pipeline (`runToolCall` with the session's hooks):
- * ids `<callerId>/<n>`, events with `parentToolCallId`, records and usage collected per model-issued
- * call, exclusive calls queued session-wide. Never rejects for a tool failure.
+ * each call's identity is `caller.child()` (id `<caller>/<n>`), events carry `parentToolCallId`, records
+ * and usage are collected per model-issued call (the identity's root, never parsed from an id), and
+ * exclusive calls are queued session-wide. Never rejects for a tool failure.
  */
 export class NestedToolCallRunner {
 	readonly #environment: NestedCallEnvironment;
-	readonly #counters = new Map<string, number>();
 	readonly #books = new Map<string, NestedCallBook>();
 	readonly #lock = new ExclusiveLock();
 
@@ -47,56 +48,52 @@ export class NestedToolCallRunner {
 		this.#environment = environment;
 	}
 
+	/** `caller` may be a plain id for a caller outside the pipeline (then a root identity). */
 	async execute(
-		callerId: string,
+		caller: ToolCallIdentity | string,
 		name: string,
 		args: unknown,
 		options: ExecuteToolOptions = {},
 	): Promise<AgentToolCallOutcome> {
 		const environment = this.#environment;
-		const count = (this.#counters.get(callerId) ?? 0) + 1;
-		this.#counters.set(callerId, count);
-		const id = `${callerId}/${count}`;
-		const toolCall: AgentToolCall = { type: "toolCall", id, name, arguments: isRecord(args) ? args : {} };
+		const identity = (typeof caller === "string" ? ToolCallIdentity.root(caller) : caller).child();
+		const toolCall: AgentToolCall = { type: "toolCall", id: identity.id, name, arguments: isRecord(args) ? args : {} };
 		if (!isRecord(args)) {
 			toolCall.argumentsError = `arguments must be a JSON object, got ${args === null ? "null" : Array.isArray(args) ? "an array" : typeof args}`;
 		}
 		const tools = environment.getCallableTools();
 		const target = tools.find((tool) => tool.name === name);
 		const exclusive = environment.getToolExecution() === "sequential" || target?.executionMode === "sequential";
-		const run = () => this.#run(id, callerId, toolCall, tools, options);
-		return exclusive ? this.#lock.run(id, callerId, run) : run();
+		const run = () => this.#run(identity, toolCall, tools, options);
+		return exclusive ? this.#lock.run(identity, run) : run();
 	}
 
-	/** Removes and returns the records of a model-issued call (the root of the id chain). */
+	/** Removes and returns the records of a model-issued call (the root of its nested calls). */
 	takeRecords(rootToolCallId: string): NestedCallBook | undefined {
 		const book = this.#books.get(rootToolCallId);
 		this.#books.delete(rootToolCallId);
-		for (const key of this.#counters.keys()) {
-			if (key === rootToolCallId || key.startsWith(`${rootToolCallId}/`)) this.#counters.delete(key);
-		}
 		return book;
 	}
 
 	async #run(
-		id: string,
-		callerId: string,
+		identity: ToolCallIdentity,
 		toolCall: AgentToolCall,
 		tools: readonly AgentTool[],
 		options: ExecuteToolOptions,
 	): Promise<AgentToolCallOutcome> {
 		const environment = this.#environment;
-		const rootId = callerId.split("/")[0];
-		let book = this.#books.get(rootId);
+		const parentId = identity.parent?.id ?? identity.rootId;
+		let book = this.#books.get(identity.rootId);
 		if (!book) {
 			book = new NestedCallBook();
-			this.#books.set(rootId, book);
+			this.#books.set(identity.rootId, book);
 		}
-		const record = book.start(id, toolCall.name, toolCall.arguments);
-		const base = { toolCallId: id, toolName: toolCall.name, parentToolCallId: callerId };
+		const record = book.start(identity.id, toolCall.name, toolCall.arguments);
+		const base = { toolCallId: identity.id, toolName: toolCall.name, parentToolCallId: parentId };
 		await environment.emit({ type: "tool_execution_start", ...base, args: toolCall.arguments });
-		const hooks = environment.createHooks(callerId);
+		const hooks = environment.createHooks(parentId);
 		const outcome = await runToolCall(toolCall, {
+			identity,
 			tools,
 			resolveTool: environment.resolveTool,
 			assistantMessage: environment.getAssistantMessage(),

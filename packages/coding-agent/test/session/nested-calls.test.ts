@@ -19,7 +19,7 @@ function orchestrator(options: { parallel?: boolean; name?: string } = {}) {
 		exposure: "model-only",
 		async execute(_id, params, signal, _onUpdate, ctx) {
 			const calls = params.calls as Call[];
-			const run = (call: Call) => ctx.executeTool(call.name, call.args, { signal });
+			const run = (call: Call) => ctx!.executeTool(call.name, call.args, { signal });
 			const results = options.parallel ? await Promise.all(calls.map(run)) : [];
 			if (!options.parallel) for (const call of calls) results.push(await run(call));
 			outcomes.push(...results);

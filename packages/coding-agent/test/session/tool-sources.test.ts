@@ -99,7 +99,7 @@ describe("tool sources that change", () => {
 				api.registerTool({
 					...echoTool("caller").definition,
 					execute: async (_id, _params, _signal, _onUpdate, ctx) => {
-						resolve(await ctx.executeTool("beta", { text: "x" }));
+						resolve(await ctx!.executeTool("beta", { text: "x" }));
 						return { content: [{ type: "text", text: "ok" }] };
 					},
 				});

@@ -1,4 +1,8 @@
+import { ABORTED_TEXT } from "./abort.js";
 import { errorText } from "./errors.js";
+import { boundErrorText } from "./text-limits.js";
+import { ToolCallIdentity } from "./tool-call-identity.js";
+import { mergeToolResult } from "./tool-result-merge.js";
 import type {
 	AgentTool,
 	AgentToolCall,
@@ -9,27 +13,31 @@ import type {
 } from "./types.js";
 import { copyArguments, validateArguments } from "./validation.js";
 
-/** The text of a call that was not started because its signal was aborted. */
-export const ABORTED_TEXT = "Operation aborted";
+// The whole path of one tool call, in order:
+//   1. lookup            the declared tool, then `resolveTool` (call-time lookup)     preflightToolCall
+//   2. prepareArguments  on a copy, so the transcript keeps what the model sent        preflightToolCall
+//   3. validation        against `parameters` (coercion, defaults)                   preflightToolCall
+//   4. beforeToolCall    may block; a throw blocks (fail closed)                      preflightToolCall
+//   5. execute           timed; updates delivered until it settles, later ones dropped executeToolCall
+//   6. afterToolCall     merged field by field (`mergeToolResult`)                    finishToolCall
+//   7. the outcome       never a rejection: every failure is an `isError` outcome
+// Batches (tool-batch.ts) run steps 1–4 and 5–7 of each call through these functions; `runToolCall`
+// and nested calls run all of them through `runToolCallPipeline`.
+
+export { ABORTED_TEXT } from "./abort.js";
 /** The text of a call that `beforeToolCall` blocked without giving a reason. */
 export const BLOCKED_TEXT = "Tool execution was blocked";
 
-/** What the pipeline needs besides the call itself (`RunToolCallOptions` without `onUpdate`). */
-export type ToolCallEnvironment = Omit<RunToolCallOptions, "onUpdate">;
+/** What the pipeline needs besides the call itself. */
+export type ToolCallEnvironment = Omit<RunToolCallOptions, "onUpdate" | "identity">;
 
-/** A call that passed lookup, validation and `beforeToolCall`: ready for `execute`. */
+/** A call that passed steps 1–4: ready for `execute`. */
 export interface PreparedToolCall {
 	toolCall: AgentToolCall;
+	identity: ToolCallIdentity;
 	tool: AgentTool;
 	/** The validated arguments `execute` receives (hooks may have changed them in place). */
 	args: unknown;
-}
-
-/** A call whose `execute` settled (its result not yet passed through `afterToolCall`). */
-export interface ExecutedToolCall extends PreparedToolCall {
-	result: AgentToolResult;
-	isError: boolean;
-	durationMs: number;
 }
 
 /** Receives partial results; may return a promise that must settle before the call's end is reported. */
@@ -47,19 +55,21 @@ export function findTool(tools: readonly AgentTool[] | undefined, name: string):
 
 /** An outcome for a call that failed before or instead of running: no `durationMs`. */
 export function errorOutcome(toolCall: AgentToolCall, text: string, terminate?: boolean): AgentToolCallOutcome {
-	const result: AgentToolResult = { content: [{ type: "text", text }] };
+	const result: AgentToolResult = { content: [{ type: "text", text: boundErrorText(text) }] };
 	if (terminate === true) result.terminate = true;
 	return { toolCall, result, isError: true };
 }
 
 /**
- * Lookup → `prepareArguments` → validation → `beforeToolCall`. Returns the prepared call, or the
- * error outcome that answers it. Synchronous unless a `beforeToolCall` hook has to be awaited.
+ * Steps 1–4. Returns the prepared call, or the error outcome that answers it (also when the signal is
+ * aborted before or while `beforeToolCall` decides). Synchronous unless a hook has to be awaited.
  */
-export function prepareToolCall(
+export function preflightToolCall(
 	toolCall: AgentToolCall,
+	identity: ToolCallIdentity,
 	environment: ToolCallEnvironment,
 ): PreparedToolCall | AgentToolCallOutcome | Promise<PreparedToolCall | AgentToolCallOutcome> {
+	if (environment.signal?.aborted) return errorOutcome(toolCall, ABORTED_TEXT);
 	let tool: AgentTool | undefined;
 	let args: unknown;
 	try {
@@ -69,13 +79,12 @@ export function prepareToolCall(
 		if (typeof resolved === "string") return errorOutcome(toolCall, resolved);
 		if (resolved === undefined) return errorOutcome(toolCall, `Tool ${toolCall.name} not found`);
 		tool = resolved;
-		// prepareArguments gets a copy: the transcript keeps the arguments the model actually sent.
 		const raw = tool.prepareArguments ? tool.prepareArguments(copyArguments(toolCall.arguments)) : toolCall.arguments;
 		args = validateArguments(tool, raw, toolCall);
 	} catch (error) {
 		return errorOutcome(toolCall, errorText(error));
 	}
-	const prepared: PreparedToolCall = { toolCall, tool, args };
+	const prepared: PreparedToolCall = { toolCall, identity, tool, args };
 	return environment.beforeToolCall === undefined ? prepared : applyBeforeToolCall(prepared, environment);
 }
 
@@ -90,19 +99,49 @@ async function applyBeforeToolCall(
 			environment.signal,
 		);
 		if (decision?.block === true) return errorOutcome(toolCall, decision.reason || BLOCKED_TEXT, decision.terminate);
-		return prepared;
 	} catch (error) {
 		// A permission check that fails must not let the call through.
 		return errorOutcome(toolCall, errorText(error));
 	}
+	// Aborted while the hook was deciding: the call never starts.
+	return environment.signal?.aborted ? errorOutcome(toolCall, ABORTED_TEXT) : prepared;
+}
+
+/** Steps 5–7 for a prepared call. Never rejects. */
+export function completeToolCall(
+	prepared: PreparedToolCall,
+	environment: ToolCallEnvironment,
+	sink: ToolUpdateSink | undefined,
+): Promise<AgentToolCallOutcome> {
+	return executeToolCall(prepared, environment.signal, sink).then((executed) => finishToolCall(executed, environment));
+}
+
+/** Steps 1–7: one call from lookup to outcome (what `runToolCall` and nested calls use). Never rejects. */
+export async function runToolCallPipeline(
+	toolCall: AgentToolCall,
+	identity: ToolCallIdentity,
+	environment: ToolCallEnvironment,
+	sink: ToolUpdateSink | undefined,
+): Promise<AgentToolCallOutcome> {
+	let preparation = preflightToolCall(toolCall, identity, environment);
+	if (preparation instanceof Promise) preparation = await preparation;
+	if (!isPrepared(preparation)) return preparation;
+	return completeToolCall(preparation, environment, sink);
+}
+
+/** A call whose `execute` settled (its result not yet passed through `afterToolCall`). */
+interface ExecutedToolCall extends PreparedToolCall {
+	result: AgentToolResult;
+	isError: boolean;
+	durationMs: number;
 }
 
 /**
- * Runs `execute`, timing it with `performance.now()`. Partial results reach `sink` until the tool's
- * promise settles; later ones are dropped; promises the sink returned are awaited before this resolves.
- * Never rejects: a throw (or a malformed result) becomes an error result.
+ * Step 5: runs `execute`, timing it with `performance.now()`. Partial results reach `sink` until the
+ * tool's promise settles; later ones are dropped; promises the sink returned are awaited before this
+ * resolves. Never rejects: a throw (or a malformed result) becomes an error result.
  */
-export async function executePreparedToolCall(
+async function executeToolCall(
 	prepared: PreparedToolCall,
 	signal: AbortSignal | undefined,
 	sink: ToolUpdateSink | undefined,
@@ -128,7 +167,7 @@ export async function executePreparedToolCall(
 	let isError: boolean;
 	const start = performance.now();
 	try {
-		result = await tool.execute(toolCall.id, prepared.args, signal, onUpdate);
+		result = await tool.execute(toolCall.id, prepared.args, signal, onUpdate, prepared.identity);
 		if (typeof result !== "object" || result === null || !Array.isArray(result.content)) {
 			result = errorResult(`Tool ${tool.name} returned an invalid result (expected an object with a content array)`);
 			isError = true;
@@ -142,22 +181,16 @@ export async function executePreparedToolCall(
 	const durationMs = performance.now() - start;
 	settled = true;
 	if (deliveries !== undefined) await Promise.allSettled(deliveries);
-	return { toolCall, tool, args: prepared.args, result, isError, durationMs };
+	return { ...prepared, result, isError, durationMs };
 }
 
-/** Applies `afterToolCall` (field by field, no deep merge). Synchronous when there is no hook. */
-export function finalizeToolCall(
+/** Steps 6–7: `afterToolCall`, merged with `mergeToolResult`. Synchronous when there is no hook. */
+function finishToolCall(
 	executed: ExecutedToolCall,
 	environment: ToolCallEnvironment,
 ): AgentToolCallOutcome | Promise<AgentToolCallOutcome> {
-	if (environment.afterToolCall === undefined) {
-		return {
-			toolCall: executed.toolCall,
-			result: executed.result,
-			isError: executed.isError,
-			durationMs: executed.durationMs,
-		};
-	}
+	const { toolCall, result, isError, durationMs } = executed;
+	if (environment.afterToolCall === undefined) return { toolCall, result, isError, durationMs };
 	return applyAfterToolCall(executed, environment);
 }
 
@@ -179,18 +212,12 @@ async function applyAfterToolCall(
 			environment.signal,
 		);
 		if (override === undefined || override === null) return { toolCall, result, isError: executed.isError, durationMs };
-		const merged: AgentToolResult = { ...result };
-		if (override.content !== undefined) {
-			merged.content = override.content;
-			// Structured content that no longer matches the rewritten text must not survive it.
-			if (override.structuredContent === undefined) delete merged.structuredContent;
-		}
-		if (override.structuredContent !== undefined) merged.structuredContent = override.structuredContent;
-		if (override.details !== undefined) merged.details = override.details;
-		if (override.usage !== undefined) merged.usage = override.usage;
-		if (override.terminate !== undefined) merged.terminate = override.terminate;
-		if (override.isError !== undefined) merged.isError = override.isError;
-		return { toolCall, result: merged, isError: override.isError ?? executed.isError, durationMs };
+		return {
+			toolCall,
+			result: mergeToolResult(result, override),
+			isError: override.isError ?? executed.isError,
+			durationMs,
+		};
 	} catch (error) {
 		return { toolCall, result: errorResult(errorText(error)), isError: true, durationMs };
 	}
@@ -209,18 +236,13 @@ async function applyAfterToolCall(
  */
 export async function runToolCall(toolCall: AgentToolCall, options: RunToolCallOptions): Promise<AgentToolCallOutcome> {
 	try {
-		if (options.signal?.aborted) return errorOutcome(toolCall, ABORTED_TEXT);
-		let preparation = prepareToolCall(toolCall, options);
-		if (preparation instanceof Promise) preparation = await preparation;
-		if (!isPrepared(preparation)) return preparation;
-		if (options.signal?.aborted) return errorOutcome(toolCall, ABORTED_TEXT);
-		const executed = await executePreparedToolCall(preparation, options.signal, options.onUpdate);
-		return await finalizeToolCall(executed, options);
+		const identity = options.identity ?? ToolCallIdentity.root(toolCall.id);
+		return await runToolCallPipeline(toolCall, identity, options, options.onUpdate);
 	} catch (error) {
 		return errorOutcome(toolCall, errorText(error));
 	}
 }
 
 function errorResult(text: string): AgentToolResult {
-	return { content: [{ type: "text", text }] };
+	return { content: [{ type: "text", text: boundErrorText(text) }] };
 }
