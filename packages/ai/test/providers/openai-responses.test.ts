@@ -109,4 +109,36 @@ describe("openai-responses provider (scripted)", () => {
 		expect(body.include).toBeUndefined();
 		expect(body.reasoning).toBeUndefined();
 	});
+
+	it("ends a refusal with stopReason error carrying the refusal", async () => {
+		const frame = (data: Record<string, unknown>) => `event: ${data.type}\ndata: ${JSON.stringify(data)}\n\n`;
+		const item = { id: "msg_1", type: "message", role: "assistant", status: "in_progress", content: [] };
+		scripted.server.enqueue({
+			raw: [
+				frame({ type: "response.created", response: { id: "r", status: "in_progress", output: [] } }),
+				frame({ type: "response.output_item.added", output_index: 0, item }),
+				frame({
+					type: "response.refusal.delta",
+					output_index: 0,
+					item_id: "msg_1",
+					content_index: 0,
+					delta: "I can't ",
+				}),
+				frame({
+					type: "response.refusal.delta",
+					output_index: 0,
+					item_id: "msg_1",
+					content_index: 0,
+					delta: "do that.",
+				}),
+				frame({ type: "response.output_item.done", output_index: 0, item: { ...item, status: "completed" } }),
+				frame({ type: "response.completed", response: { id: "r", status: "completed", output: [] } }),
+			].join(""),
+		});
+		const { message } = await request();
+		expect(message).toMatchObject({
+			stopReason: "error",
+			errorMessage: "The model refused to answer: I can't do that.",
+		});
+	});
 });

@@ -168,6 +168,34 @@ describe("defects seen on real streams", () => {
 		expectBlocksClosed(events);
 	});
 
+	it("reports a turn the server keeps pausing after five continuations", async () => {
+		const paused = anthropicSse([
+			{
+				type: "message_start",
+				message: {
+					id: "m",
+					type: "message",
+					role: "assistant",
+					model: "m",
+					content: [],
+					stop_reason: null,
+					usage: { input_tokens: 1, output_tokens: 1 },
+				},
+			},
+			{ type: "content_block_start", index: 0, content_block: { type: "text", text: "" } },
+			{ type: "content_block_delta", index: 0, delta: { type: "text_delta", text: "Searching. " } },
+			{ type: "content_block_stop", index: 0 },
+			{ type: "message_delta", delta: { stop_reason: "pause_turn" }, usage: { output_tokens: 2 } },
+			{ type: "message_stop" },
+		]);
+		anthropic.server.enqueue(...Array.from({ length: 7 }, () => ({ raw: paused })));
+		const { message } = await anthropic.request();
+		expect(anthropic.server.requests).toHaveLength(6);
+		expect(message.stopReason).toBe("error");
+		expect(message.errorMessage).toMatch(/paused the turn 6 times \(stop_reason: pause_turn\)/);
+		expect(message.content).toHaveLength(6);
+	});
+
 	it("closes open blocks with their *_end events before an error event", async () => {
 		anthropic.server.enqueue({ raw: recordedBody("anthropic-error-midstream.chunks.txt", "anthropic") });
 		const { events, message } = await anthropic.request();
