@@ -1,6 +1,6 @@
 // @gantry/coding-agent public API: createAgentSession, AgentSession, AgentSessionOptions, AgentSessionEvent,
 // AgentSessionListener, SessionDiagnosticListener, createPermissionPolicy, classifyTool, PermissionPolicyOptions,
-// PermissionClass, buildSystemPrompt, Transcript, loadTranscript, transcript entry types, NestedToolCallRunner,
+// PermissionClass, PermissionRules, explainToolPermission, analyzeShellCommand, buildSystemPrompt, Transcript, loadTranscript, transcript entry types, NestedToolCallRunner,
 // NESTED_CALL_LIMITS, ToolRegistry, compileNamePatterns, createCodemodeToolDefinition, runCodemodeScript,
 // createToolSearchToolDefinition, rankTools, CodingAgentError, CodingAgentErrorCode.
 export {
@@ -14,12 +14,16 @@ export {
 	runCodemodeScript,
 } from "./codemode/index.js";
 export { CodingAgentError, type CodingAgentErrorCode } from "./errors.js";
+export { createPermissionPolicy, type PermissionPolicyOptions } from "./permissions/permission-policy.js";
+export type { PermissionRules } from "./permissions/permission-rules.js";
 export {
-	classifyTool,
-	createPermissionPolicy,
-	type PermissionClass,
-	type PermissionPolicyOptions,
-} from "./permissions/permission-policy.js";
+	analyzeShellCommand,
+	type ShellCommandAnalysis,
+	type ShellSimpleCommand,
+	type ShellWord,
+} from "./permissions/shell-analysis.js";
+export { classifyTool, type PermissionClass } from "./permissions/tool-class.js";
+export { explainToolPermission, type ToolPermission } from "./permissions/tool-permission.js";
 export {
 	AgentSession,
 	type AgentSessionEvent,

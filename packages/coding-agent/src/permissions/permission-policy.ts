@@ -1,88 +1,109 @@
-import type { Extension, ToolAnnotations, ToolCallEvent, ToolInfo } from "@gantry/extensions";
-import { compileNamePatterns } from "../session/name-patterns.js";
+import type { Extension, ToolCallEvent } from "@gantry/extensions";
+import {
+	type CompiledPermissionRules,
+	compilePermissionRules,
+	describeShellCommands,
+	judgeCall,
+	type PermissionVerdict,
+} from "./permission-decision.js";
+import type { PermissionRules } from "./permission-rules.js";
 
 export interface PermissionPolicyOptions {
 	/**
 	 * `"ask"` (default): tools that may change things ask through `ctx.ui` when there is a UI and are
-	 * blocked otherwise. `"yes"`: everything runs (the CLI's `--yes`).
+	 * blocked otherwise. `"yes"`: everything runs that no deny rule blocks (the CLI's `--yes`).
 	 */
 	mode?: "ask" | "yes";
-	/** Tool names (exact or `*` patterns) that always run. */
+	/**
+	 * Allow and deny rules: `read`, `mcp__github__*`, `bash(npm test:*)`, `bash(git status)`,
+	 * `edit(src/**)`. Deny beats allow. A malformed rule throws `invalid_option`.
+	 */
+	permissions?: PermissionRules;
+	/** Tool names (exact or `*` patterns) that always run; the same as tool rules in `permissions.allow`. */
 	allowTools?: string[];
-	/** Bash/powershell commands that start with one of these (after trimming) always run. */
+	/**
+	 * Bash commands that start with one of these words always run; the same as `bash(<prefix>:*)` in
+	 * `permissions.allow`, so judged on the command's parse (`npm test && touch F` is not allowed).
+	 */
 	allowCommandPrefixes?: string[];
 }
 
-/** How the policy classifies a tool, from its MCP-style annotations. */
-export type PermissionClass = "read-only" | "needs-approval";
-
-/**
- * Classifies by annotations with MCP's defaults: a tool is read-only only when it says so; any other
- * tool may change things or reach the outside world unless it declares neither.
- */
-export function classifyTool(annotations: ToolAnnotations | undefined): PermissionClass {
-	if (annotations?.readOnlyHint === true) return "read-only";
-	if (annotations?.destructiveHint === false && annotations.openWorldHint === false) return "read-only";
-	return "needs-approval";
+/** Turns the options into parsed allow and deny rules (old options included); throws `invalid_option`. */
+export function permissionRulesOf(options: PermissionPolicyOptions): CompiledPermissionRules {
+	const prefixes = (options.allowCommandPrefixes ?? []).map((prefix) => prefix.trim()).filter(Boolean);
+	return compilePermissionRules(
+		[
+			...(options.permissions?.allow ?? []),
+			...(options.allowTools ?? []),
+			...prefixes.map((prefix) => `bash(${prefix}:*)`),
+		],
+		options.permissions?.deny ?? [],
+	);
 }
 
-const SHELL_TOOLS = new Set(["bash", "powershell"]);
+const CALL_PREVIEW_CHARS = 120;
+
+function describeCall(event: ToolCallEvent): string {
+	const command = event.input.command;
+	if (typeof command === "string") {
+		const shown = command.length > CALL_PREVIEW_CHARS ? `${command.slice(0, CALL_PREVIEW_CHARS - 3)}...` : command;
+		return `${event.toolName} \`${shown}\``;
+	}
+	const path = event.input.path;
+	if (typeof path === "string") return `${event.toolName} on ${path}`;
+	return event.toolName;
+}
+
+/** The question's details: the parsed commands and what kept the rules from deciding. */
+function describeParse(verdict: PermissionVerdict): string[] {
+	const shell = verdict.shell;
+	if (!shell) return [];
+	const lines: string[] = [];
+	if (shell.commands.length > 0) lines.push(`Runs: ${describeShellCommands(shell)}`);
+	if (shell.problems.length > 0) lines.push(`Also: ${shell.problems.join("; ")}`);
+	return lines.map((line) => (line.length > 400 ? `${line.slice(0, 399)}…` : line));
+}
 
 /**
- * A permission policy as an extension, driven by tool annotations and rules: read-only tools run;
- * destructive or open-world ones ask (`ui.select`: yes / no / always for this tool) when there is a UI
- * and are blocked otherwise, unless an allow rule matches or the policy is in `yes` mode.
+ * A permission policy as an extension, driven by allow/deny rules and tool annotations: deny rules
+ * block; allow rules and read-only tools run; anything else asks (`ui.select`: yes / no / always for
+ * this tool) when there is a UI and is blocked otherwise. Every call is judged on the tool as it is
+ * registered at call time and on the arguments it is about to run with; shell commands are judged on
+ * their parse (see `analyzeShellCommand`).
  *
  * @example
- * createAgentSession({ cwd, model, extensions: [createPermissionPolicy({ allowCommandPrefixes: ["npm test"] })] });
+ * createAgentSession({ cwd, model, extensions: [createPermissionPolicy({ permissions: { allow: ["bash(npm test:*)"] } })] });
  */
 export function createPermissionPolicy(options: PermissionPolicyOptions = {}): Extension {
 	const mode = options.mode ?? "ask";
+	const rules = permissionRulesOf(options);
 	const alwaysAllowed = new Set<string>();
-	const allowByName = compileNamePatterns(options.allowTools ?? []);
-	const prefixes = (options.allowCommandPrefixes ?? []).map((prefix) => prefix.trim()).filter(Boolean);
-
-	const commandAllowed = (event: ToolCallEvent) => {
-		if (!SHELL_TOOLS.has(event.toolName)) return false;
-		const command = typeof event.input.command === "string" ? event.input.command.trim() : "";
-		return prefixes.some((prefix) => command === prefix || command.startsWith(`${prefix} `));
-	};
 
 	return (api) => {
-		let infoByName = new Map<string, ToolInfo>();
-		const lookup = (name: string) => {
-			let info = infoByName.get(name);
-			if (!info) {
-				infoByName = new Map(api.getAllTools().map((tool) => [tool.name, tool]));
-				info = infoByName.get(name);
-			}
-			return info;
-		};
 		api.on("tool_call", async (event, ctx) => {
-			if (mode === "yes") return undefined;
-			if (alwaysAllowed.has(event.toolName) || allowByName(event.toolName) || commandAllowed(event)) return undefined;
-			if (classifyTool(lookup(event.toolName)?.annotations) === "read-only") return undefined;
+			const tool = api.getAllTools().find((info) => info.name === event.toolName);
+			const verdict = await judgeCall(
+				rules,
+				{ toolName: event.toolName, input: event.input, cwd: ctx.cwd, annotations: tool?.annotations },
+				mode,
+			);
 			const summary = describeCall(event);
+			if (verdict.decision === "deny") {
+				return { block: true, reason: `Blocked by the permission policy: ${summary} is denied by ${verdict.reason}.` };
+			}
+			if (verdict.decision === "allow" || alwaysAllowed.has(event.toolName)) return undefined;
 			if (!ctx.hasUI) {
 				return {
 					block: true,
-					reason: `Blocked by the permission policy: ${summary} may change files or run commands, and there is no one to approve it. Re-run with --yes (or an allow rule) to permit it.`,
+					reason: `Blocked by the permission policy: ${summary} may change files or run commands (${[verdict.reason, ...describeParse(verdict)].join("; ")}), and there is no one to approve it. Re-run with --yes (or an allow rule) to permit it.`,
 				};
 			}
 			const always = `Always allow ${event.toolName}`;
-			const answer = await ctx.ui.select(`Allow ${summary}?`, ["Yes", "No", always]);
+			const title = [`Allow ${summary}?`, ...describeParse(verdict)].join("\n");
+			const answer = await ctx.ui.select(title, ["Yes", "No", always]);
 			if (answer === always) alwaysAllowed.add(event.toolName);
 			if (answer === "Yes" || answer === always) return undefined;
 			return { block: true, reason: `The user declined ${summary}.` };
 		});
 	};
-}
-
-function describeCall(event: ToolCallEvent): string {
-	const command = event.input.command;
-	if (typeof command === "string")
-		return `${event.toolName} \`${command.length > 120 ? `${command.slice(0, 117)}...` : command}\``;
-	const path = event.input.path;
-	if (typeof path === "string") return `${event.toolName} on ${path}`;
-	return event.toolName;
 }

@@ -95,4 +95,18 @@ describe("permission policy", () => {
 			expect(await readFile(join(cwd, "out.txt"), "utf8")).toBe("third");
 			await session.dispose();
 		}));
+
+	it("shows the parsed commands and what else would run in the question", () =>
+		withTempDir(async (cwd) => {
+			const ui = scriptedUI(["No"]);
+			const command = "npm test && touch F > out.txt";
+			const model = createFauxModel([{ toolCalls: [{ name: "bash", arguments: { command } }] }, { text: "ok" }]);
+			const policy = createPermissionPolicy({ permissions: { allow: ["bash(npm test:*)"] } });
+			const session = await createAgentSession({ cwd, model, ui, extensions: [policy] });
+			await session.prompt("go");
+			expect(ui.asked).toEqual([
+				`Allow bash \`${command}\`?\nRuns: npm test · touch F\nAlso: a redirection to a file (> out.txt)`,
+			]);
+			await session.dispose();
+		}));
 });

@@ -1,0 +1,108 @@
+import type { ToolAnnotations } from "@gantry/extensions";
+import { globCovers, locateCallPath } from "./path-glob.js";
+import { type PermissionRule, parsePermissionRules, SHELL_TOOLS } from "./permission-rules.js";
+import { analyzeShellCommand, type ShellCommandAnalysis, type ShellSimpleCommand } from "./shell-analysis.js";
+import { classifyTool } from "./tool-class.js";
+
+/** Allow and deny rules, parsed. */
+export interface CompiledPermissionRules {
+	allow: PermissionRule[];
+	deny: PermissionRule[];
+}
+
+/** One call as the policy judges it: the tool as it is registered now, and the arguments that will run. */
+export interface JudgedCall {
+	toolName: string;
+	input: Record<string, unknown>;
+	cwd: string;
+	annotations: ToolAnnotations | undefined;
+}
+
+/** What the policy decided for a call, and why (the rule that decided, when one did). */
+export interface PermissionVerdict {
+	decision: "allow" | "deny" | "ask";
+	reason: string;
+	rules: string[];
+	/** The parse of a shell call's command, when it was parsed. */
+	shell?: ShellCommandAnalysis;
+}
+
+/** Parses both lists; throws `invalid_option` for a malformed rule. */
+export function compilePermissionRules(
+	allow: readonly string[] = [],
+	deny: readonly string[] = [],
+): CompiledPermissionRules {
+	return {
+		allow: parsePermissionRules(allow, "permissions.allow"),
+		deny: parsePermissionRules(deny, "permissions.deny"),
+	};
+}
+
+function commandMatches(rule: PermissionRule, command: ShellSimpleCommand): boolean {
+	if (rule.kind !== "command") return false;
+	const { words } = command;
+	if (rule.prefix ? words.length < rule.words.length : words.length !== rule.words.length) return false;
+	return rule.words.every((word, index) => words[index].literal && words[index].text === word);
+}
+
+/** A list of the parsed commands for people: `npm test · touch F`. */
+export function describeShellCommands(analysis: ShellCommandAnalysis): string {
+	return analysis.commands.map((command) => command.text).join(" · ");
+}
+
+/**
+ * Judges one call: deny rules first (any simple command of a shell line, or the path as written or with
+ * links followed), then `yes` mode, then allow rules (every simple command matched and nothing else can
+ * run; the path as written and with links followed), then the tool's annotations (read-only runs).
+ */
+export async function judgeCall(
+	rules: CompiledPermissionRules,
+	call: JudgedCall,
+	mode: "ask" | "yes",
+): Promise<PermissionVerdict> {
+	const denyRules = rules.deny.filter((rule) => rule.matchesTool(call.toolName));
+	const allowRules = rules.allow.filter((rule) => rule.matchesTool(call.toolName));
+	const command = typeof call.input.command === "string" ? call.input.command : undefined;
+	const isShell = SHELL_TOOLS.has(call.toolName) && command !== undefined;
+	const shell = isShell && (mode === "ask" || denyRules.length > 0) ? await analyzeShellCommand(command) : undefined;
+	const path = typeof call.input.path === "string" ? call.input.path : undefined;
+	const needsPath = path !== undefined && [...denyRules, ...allowRules].some((rule) => rule.kind === "path");
+	const locations = needsPath ? await locateCallPath(call.cwd, path) : undefined;
+	const verdict = (decision: PermissionVerdict["decision"], reason: string, decided: string[] = []) => ({
+		decision,
+		reason,
+		rules: decided,
+		...(shell ? { shell } : {}),
+	});
+
+	for (const rule of denyRules) {
+		if (rule.kind === "tool") return verdict("deny", `the deny rule ${rule.text}`, [rule.text]);
+		if (rule.kind === "path" && locations && globCovers(rule.pattern, locations, false)) {
+			return verdict("deny", `the deny rule ${rule.text}`, [rule.text]);
+		}
+		if (rule.kind === "command" && shell?.commands.some((parsed) => commandMatches(rule, parsed))) {
+			return verdict("deny", `the deny rule ${rule.text}`, [rule.text]);
+		}
+	}
+	const unchecked = shell && !shell.parsed ? denyRules.find((rule) => rule.kind === "command") : undefined;
+	if (unchecked) {
+		const reason = `the command could not be parsed, so the deny rule ${unchecked.text} cannot be checked`;
+		return verdict(mode === "yes" ? "deny" : "ask", reason, [unchecked.text]);
+	}
+	if (mode === "yes") return verdict("allow", "yes mode");
+
+	const toolRule = allowRules.find((rule) => rule.kind === "tool");
+	if (toolRule) return verdict("allow", `the allow rule ${toolRule.text}`, [toolRule.text]);
+	const pathRule =
+		locations && allowRules.find((rule) => rule.kind === "path" && globCovers(rule.pattern, locations, true));
+	if (pathRule) return verdict("allow", `the allow rule ${pathRule.text}`, [pathRule.text]);
+	if (shell && shell.problems.length === 0 && shell.commands.length > 0) {
+		const matched = shell.commands.map((parsed) => allowRules.find((rule) => commandMatches(rule, parsed)));
+		if (matched.every((rule) => rule !== undefined)) {
+			const texts = [...new Set(matched.map((rule) => rule.text))];
+			return verdict("allow", `the allow rule${texts.length > 1 ? "s" : ""} ${texts.join(", ")}`, texts);
+		}
+	}
+	if (classifyTool(call.annotations) === "read-only") return verdict("allow", "the tool is read-only");
+	return verdict("ask", "the tool may change files or run commands");
+}
