@@ -26,6 +26,10 @@ export interface CliOptions {
 	noSession: boolean;
 	cwd?: string;
 	yes: boolean;
+	/** `--allow` permission rules (repeatable), added to the settings files' for this run. */
+	allow: string[];
+	/** `--deny` permission rules (repeatable). */
+	deny: string[];
 	demo: boolean;
 	/** `--mode`, or `"print"` for `-p`; undefined lets the program choose. */
 	mode?: CliMode;
@@ -51,6 +55,8 @@ const OPTIONS: readonly OptionSpec[] = [
 	{ name: "no-session", kind: "flag" },
 	{ name: "cwd", kind: "string" },
 	{ name: "yes", short: "y", kind: "flag" },
+	{ name: "allow", kind: "repeat" },
+	{ name: "deny", kind: "repeat" },
 	{ name: "demo", kind: "flag" },
 	{ name: "mode", kind: "string" },
 	{ name: "print", short: "p", kind: "flag" },
@@ -181,6 +187,8 @@ function buildOptions(
 		noSession: flags.has("no-session"),
 		cwd: values.get("cwd"),
 		yes: flags.has("yes"),
+		allow: lists.get("allow") ?? [],
+		deny: lists.get("deny") ?? [],
 		demo: flags.has("demo"),
 		mode,
 		json: flags.has("json"),

@@ -25,7 +25,10 @@ Tools
   --exclude-tools <a,b>   never these tools (beats --tools)
   --no-tools              no builtin tools (extension tools still load)
   -e, --extension <path>  load an extension (.ts or .js, no build step); repeatable
-  -y, --yes               run tools that change things without asking
+  -y, --yes               run tools that change things without asking (deny rules still block)
+  --allow <rule>          allow calls without asking, e.g. --allow 'bash(npm test:*)'; repeatable
+  --deny <rule>           block calls, e.g. --deny 'edit(.env)'; beats allow; repeatable
+                          (rules also come from .gantry/settings.json and ~/.gantry/settings.json)
 
 Session
   --session <file>        use this JSONL transcript (resumed when it exists)

@@ -11,6 +11,7 @@ import type { Extension, ExtensionUI, ToolDefinition } from "@gantry/extensions"
 import type { CliOptions } from "./args.js";
 import { CliError } from "./errors.js";
 import { attachMcpServers, loadMcpServers } from "./mcp-servers.js";
+import { permissionOptionsFor } from "./permission-settings.js";
 import { CLI_DEFAULT_TOOLS, checkToolNames } from "./tool-names.js";
 
 /** Everything a run's session is made from. */
@@ -39,14 +40,15 @@ export interface SessionSetup {
 }
 
 /**
- * Creates the session: the default permission policy first (`--yes` turns it to "yes"; without a UI,
- * tools that may change things are blocked), then the `-e` extensions (paths relative to the shell's
- * folder), then the tool options. Throws `extension_failed` when an extension cannot be loaded,
- * `session_failed` for an unusable session file, and a usage error for `--tools` names no tool has.
+ * Creates the session: the default permission policy first, with the rules of the settings files and
+ * `--allow`/`--deny` (`--yes` turns it to "yes"; without a UI, tools that may change things are
+ * blocked), then the `-e` extensions (paths relative to the shell's folder), then the tool options.
+ * Throws `extension_failed` when an extension cannot be loaded, `session_failed` for an unusable
+ * session file or settings file, and a usage error for `--tools` names no tool has.
  */
 export async function openSession(setup: SessionSetup): Promise<AgentSession> {
 	const { options } = setup;
-	const policy = createPermissionPolicy({ ...setup.permissions, mode: options.yes ? "yes" : "ask" });
+	const policy = createPermissionPolicy(permissionOptionsFor(options, setup.cwd, setup.permissions));
 	// The servers of .mcp.json / ~/.gantry/mcp.json start in the background; the session does not wait.
 	const mcp = await loadMcpServers(setup.cwd);
 	const extensions: (Extension | string)[] = [

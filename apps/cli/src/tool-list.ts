@@ -1,4 +1,9 @@
-import type { AgentSession } from "@gantry/coding-agent";
+import {
+	type AgentSession,
+	explainToolPermission,
+	type PermissionPolicyOptions,
+	type ToolPermission,
+} from "@gantry/coding-agent";
 import type { Theme, ToolAnnotations } from "@gantry/extensions";
 import { describeMcpStatus } from "@gantry/mcp";
 import { mcpServersOf } from "./mcp-servers.js";
@@ -21,10 +26,12 @@ export interface ToolListEntry {
 	namespace?: string;
 	/** For MCP tools: the server and its status (`ready (3 tools)`, `failed: …`). */
 	mcpServer?: { name: string; status: string };
+	/** What the permission policy does with the tool's calls, and the rule that decides. */
+	permission: ToolPermission;
 }
 
-/** Every registered tool of the session, in registration order. */
-export function listTools(session: AgentSession): ToolListEntry[] {
+/** Every registered tool of the session, in registration order, judged under `permissions`. */
+export function listTools(session: AgentSession, permissions: PermissionPolicyOptions = {}): ToolListEntry[] {
 	const active = new Set(session.getActiveToolNames());
 	const callable = new Set(session.getCallableToolNames());
 	const servers = new Map<string, { name: string; status: string }>();
@@ -41,6 +48,7 @@ export function listTools(session: AgentSession): ToolListEntry[] {
 			annotations: tool.annotations ?? {},
 			source: tool.source,
 			description: tool.description,
+			permission: explainToolPermission(tool, permissions),
 		};
 		if (tool.namespace !== undefined) entry.namespace = tool.namespace.name;
 		const server = servers.get(tool.name);
@@ -59,6 +67,14 @@ export function describeAnnotations(annotations: ToolAnnotations): string {
 	return words.join(", ") || "-";
 }
 
+/** `ask`, `allow (read-only)`, `deny (edit)`, with the rules that decide some calls: `+ bash(npm test:*)`. */
+export function describePermission(permission: ToolPermission): string {
+	const decided = permission.decision === "ask" ? "ask" : `${permission.decision} (${permission.decidedBy})`;
+	const { allow, deny } = permission.conditional;
+	const conditional = [...allow.map((rule) => `+${rule}`), ...deny.map((rule) => `-${rule}`)];
+	return [decided, ...conditional].join(" ");
+}
+
 function pad(text: string, width: number): string {
 	return text + " ".repeat(Math.max(0, width - visibleWidth(text)));
 }
@@ -74,6 +90,7 @@ export function formatToolTable(entries: readonly ToolListEntry[], theme: Theme)
 		"ACTIVE",
 		"CALLABLE",
 		"ANNOTATIONS",
+		"PERMISSION",
 		...(namespaced ? ["NAMESPACE"] : []),
 		"SOURCE",
 	];
@@ -83,6 +100,7 @@ export function formatToolTable(entries: readonly ToolListEntry[], theme: Theme)
 		mark(entry.active),
 		mark(entry.callable),
 		describeAnnotations(entry.annotations),
+		describePermission(entry.permission),
 		...(namespaced ? [entry.namespace ?? "-"] : []),
 		theme.muted(entry.mcpServer ? `MCP server ${entry.mcpServer.name}: ${entry.mcpServer.status}` : entry.source),
 	]);
@@ -95,6 +113,7 @@ export function formatToolTable(entries: readonly ToolListEntry[], theme: Theme)
 	return [
 		theme.muted(line(header)),
 		...rows.map(line),
+		theme.muted("PERMISSION: what a call does without further rules (+rule allows some calls, -rule denies some)"),
 		theme.muted(
 			`${entries.length} registered · ${entries.filter((entry) => entry.active).length} active (declared to the model) · ${entries.filter((entry) => entry.callable).length} callable (by other tools)`,
 		),

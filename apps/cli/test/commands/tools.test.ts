@@ -56,8 +56,8 @@ describe("gantry tools", () => {
 	it("prints a table with the three sets", async () => {
 		const run = await gantry([]);
 		expect(run.code).toBe(0);
-		expect(run.stdout).toMatch(/TOOL\s+EXPOSURE\s+ACTIVE\s+CALLABLE\s+ANNOTATIONS\s+SOURCE/);
-		expect(run.stdout).toMatch(/bash\s+direct\s+yes\s+yes\s+destructive, open-world\s+builtin/);
+		expect(run.stdout).toMatch(/TOOL\s+EXPOSURE\s+ACTIVE\s+CALLABLE\s+ANNOTATIONS\s+PERMISSION\s+SOURCE/);
+		expect(run.stdout).toMatch(/bash\s+direct\s+yes\s+yes\s+destructive, open-world\s+ask\s+builtin/);
 		expect(run.stdout).toMatch(/\d+ registered · 7 active .* · 7 callable/);
 	});
 });
