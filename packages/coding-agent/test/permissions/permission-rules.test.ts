@@ -3,7 +3,12 @@ import { access, mkdir, readFile, symlink, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { createFauxModel } from "@gantry/ai";
 import { describe, expect, it } from "vitest";
-import { CodingAgentError, createAgentSession, createPermissionPolicy, explainToolPermission } from "../../src/index.js";
+import {
+	CodingAgentError,
+	createAgentSession,
+	createPermissionPolicy,
+	explainToolPermission,
+} from "../../src/index.js";
 import { compilePermissionRules, judgeCall } from "../../src/permissions/permission-decision.js";
 import { echoTool, textOf, toolResults, withTempDir } from "../session/helpers.js";
 

@@ -35,6 +35,7 @@ describe("shell commands are judged on their parse", () => {
 		'npm test "$(touch F)"',
 		"X=$(touch F) npm test",
 		"npm test $((a[$(touch F)]))",
+		// biome-ignore lint/suspicious/noTemplateCurlyInString: a shell parameter expansion
 		"npm test ${x@P}",
 		"eval npm test",
 		"exec npm test",
