@@ -3,6 +3,7 @@ import type { Theme } from "@gantry/extensions";
 import { usageError } from "../errors.js";
 import type { CliIo } from "../io.js";
 import { readVersion } from "../package-info.js";
+import { permissionOptionsFor } from "../permission-settings.js";
 import { openSession, type SessionSetup } from "../session-factory.js";
 import type { SessionFileChoice } from "../sessions.js";
 import { KeyInput } from "../tui/key-input.js";
@@ -57,6 +58,7 @@ export async function runInteractiveMode(setup: InteractiveSetup): Promise<numbe
 		keys.close();
 		throw error;
 	}
+	const permissions = permissionOptionsFor(setup.options, setup.cwd, setup.permissions);
 	view = new SessionView(screen, { theme, getDefinition: (name) => session.getToolDefinition(name) });
 	session.subscribe(view.handle);
 	view.commit(banner(session, setup, theme));
@@ -72,7 +74,8 @@ export async function runInteractiveMode(setup: InteractiveSetup): Promise<numbe
 			if (text === "") continue;
 			if (text.startsWith("/")) {
 				view.commit([`${theme.accent(PROMPT)}${text}`]);
-				if (runSlashCommand(text, { session, theme, print: (lines) => view.commit([...lines, ""]) }) === "exit") break;
+				const print = (lines: string[]) => view.commit([...lines, ""]);
+				if (runSlashCommand(text, { session, theme, print, permissions }) === "exit") break;
 				continue;
 			}
 			view.commit([`${theme.accent(PROMPT)}${theme.bold(text)}`]);

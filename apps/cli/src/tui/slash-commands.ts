@@ -1,4 +1,4 @@
-import type { AgentSession } from "@gantry/coding-agent";
+import type { AgentSession, PermissionPolicyOptions } from "@gantry/coding-agent";
 import type { Theme } from "@gantry/extensions";
 import { formatToolTable, listTools } from "../tool-list.js";
 import { summarizeUsage } from "../usage-summary.js";
@@ -12,10 +12,12 @@ export interface SlashContext {
 	theme: Theme;
 	/** Writes the command's output. */
 	print(lines: string[]): void;
+	/** The run's permission policy options, for the PERMISSION column of `/tools`. */
+	permissions?: PermissionPolicyOptions;
 }
 
 const HELP = [
-	"/tools              every registered tool: exposure, active, callable, annotations, source",
+	"/tools              every registered tool: exposure, active, callable, annotations, permission, source",
 	"/tools on <name>    declare a tool to the model from the next request",
 	"/tools off <name>   stop declaring a tool",
 	"/session            session file, message count and token usage",
@@ -46,8 +48,8 @@ export function runSlashCommand(input: string, context: SlashContext): SlashOutc
 	}
 }
 
-function toolsCommand(words: string[], { session, theme }: SlashContext): string[] {
-	if (words.length === 0) return formatToolTable(listTools(session), theme);
+function toolsCommand(words: string[], { session, theme, permissions }: SlashContext): string[] {
+	if (words.length === 0) return formatToolTable(listTools(session, permissions), theme);
 	const [action, name] = words;
 	if ((action !== "on" && action !== "off") || name === undefined || words.length > 2) {
 		return [theme.error("Usage: /tools, /tools on <name>, /tools off <name>")];
