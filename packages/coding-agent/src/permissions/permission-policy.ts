@@ -81,7 +81,7 @@ export function createPermissionPolicy(options: PermissionPolicyOptions = {}): E
 
 	return (api) => {
 		api.on("tool_call", async (event, ctx) => {
-			const tool = api.getAllTools().find((info) => info.name === event.toolName);
+			const tool = api.getToolInfo(event.toolName);
 			const verdict = await judgeCall(
 				rules,
 				{ toolName: event.toolName, input: event.input, cwd: ctx.cwd, annotations: tool?.annotations },
