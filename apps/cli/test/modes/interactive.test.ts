@@ -68,6 +68,7 @@ describe.skipIf(!HAS_TMUX)("interactive mode in a terminal", () => {
 		screen = await gantry.waitFor(/\d+ registered · \d+ active/);
 		expect(screen).toMatch(/TOOL\s+EXPOSURE\s+ACTIVE\s+CALLABLE\s+ANNOTATIONS\s+PERMISSION\s+SOURCE/);
 		expect(screen).toMatch(/grep\s+direct\s+yes\s+yes\s+read-only, idempotent\s+allow \(read-only\)\s+builtin/);
+		expect(screen).toMatch(/powershell\s+direct\s+no\s+no\s/);
 
 		gantry.type("/tools on powershell");
 		gantry.press("Enter");
