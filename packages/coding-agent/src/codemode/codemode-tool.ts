@@ -2,7 +2,7 @@ import type { AgentToolResult } from "@gantry/agent";
 import type { ExtensionToolContext, ToolDefinition, ToolLoadout } from "@gantry/extensions";
 import { type Static, Type } from "@sinclair/typebox";
 import { CodingAgentError } from "../errors.js";
-import type { CodemodeCallRecord } from "./bridge.js";
+import { boundCallRecords, type CodemodeCallSummary } from "./call-records.js";
 import { buildCodemodeDescription, codemodeBaseDescription, type DescribedTool } from "./description.js";
 import {
 	DEFAULT_CODEMODE_MAX_OUTPUT_TOKENS,
@@ -22,8 +22,13 @@ export const codemodeSchema = Type.Object({
 export type CodemodeToolInput = Static<typeof codemodeSchema>;
 
 export interface CodemodeToolDetails {
-	/** The tool calls the script made, in order. */
-	calls: CodemodeCallRecord[];
+	/**
+	 * The tool calls the script made, in order: the first `NESTED_CALL_LIMITS.maxCalls`, arguments over
+	 * the byte limits kept as `argumentsBytes`.
+	 */
+	calls: CodemodeCallSummary[];
+	/** How many calls `calls` leaves out, when there were more than it keeps. */
+	omittedCalls?: number;
 	/** What stopped a failed script. */
 	error?: string;
 	/** The file with the full output, when the output went over the budget. */
@@ -109,7 +114,9 @@ export function createCodemodeToolDefinition(
 				tempDir: typeof options.tempDir === "function" ? options.tempDir() : options.tempDir,
 				signal: signal ?? ctx.signal,
 			});
-			const details: CodemodeToolDetails = { calls: result.calls };
+			const bounded = boundCallRecords(result.calls);
+			const details: CodemodeToolDetails = { calls: bounded.calls };
+			if (bounded.omitted > 0) details.omittedCalls = bounded.omitted;
 			if (result.error !== undefined) details.error = result.error;
 			if (result.fullOutputPath !== undefined) details.fullOutputPath = result.fullOutputPath;
 			const toolResult: AgentToolResult<CodemodeToolDetails> = {

@@ -1,5 +1,6 @@
 // codemode: runCodemodeScript, createCodemodeToolDefinition, the tool host interfaces, signatures, options line.
 export type { CodemodeCallRecord } from "./bridge.js";
+export type { CodemodeCallSummary } from "./call-records.js";
 export {
 	type CodemodeToolDetails,
 	type CodemodeToolInput,

@@ -8,25 +8,44 @@ export function completedText(output: string): string {
 	return `Script completed\n${output === "" ? "(no output)" : output}`;
 }
 
+/** Calls listed one per line in a failure text: the first ones and the last ones. */
+const LISTED_FIRST_CALLS = 20;
+const LISTED_LAST_CALLS = 10;
+
 /**
  * `Script failed`, the partial output, the error, and the tool calls made before it (which are not
- * undone) — or a note that no tool ran.
+ * undone) — or a note that no tool ran. At most the first 20 and the last 10 calls are listed (`… and N
+ * more` between), and the whole text stays within `maxChars`: the output gives up its middle first.
  */
-export function failedText(output: string, error: string, calls: readonly CodemodeCallRecord[]): string {
-	const parts = ["Script failed"];
-	if (output !== "") parts.push(output, "");
-	parts.push(cut(error, MAX_ERROR_LENGTH));
+export function failedText(
+	output: string,
+	error: string,
+	calls: readonly CodemodeCallRecord[],
+	maxChars = Number.POSITIVE_INFINITY,
+): string {
+	const tail = [cut(error, MAX_ERROR_LENGTH)];
 	if (calls.length === 0) {
-		parts.push("No tool calls were made.");
+		tail.push("No tool calls were made.");
 	} else {
-		parts.push("Tool calls made before the failure (they are not undone):");
-		calls.forEach((call, index) => {
-			parts.push(
-				`${index + 1}. ${call.name} ${cut(argumentsText(call.arguments), MAX_ARGUMENTS_LENGTH)}: ${statusText(call)}`,
-			);
-		});
+		const failed = calls.filter((call) => call.status === "error").length;
+		const counts = calls.length > LISTED_FIRST_CALLS + LISTED_LAST_CALLS ? ` (${calls.length}, ${failed} failed)` : "";
+		tail.push(`Tool calls made before the failure${counts} (they are not undone):`);
+		const line = (call: CodemodeCallRecord, index: number) =>
+			`${index + 1}. ${call.name} ${cut(argumentsText(call.arguments), MAX_ARGUMENTS_LENGTH)}: ${statusText(call)}`;
+		if (calls.length <= LISTED_FIRST_CALLS + LISTED_LAST_CALLS) {
+			tail.push(...calls.map(line));
+		} else {
+			for (let index = 0; index < LISTED_FIRST_CALLS; index++) tail.push(line(calls[index], index));
+			tail.push(`… and ${calls.length - LISTED_FIRST_CALLS - LISTED_LAST_CALLS} more`);
+			for (let index = calls.length - LISTED_LAST_CALLS; index < calls.length; index++) {
+				tail.push(line(calls[index], index));
+			}
+		}
 	}
-	return parts.join("\n");
+	const rest = tail.join("\n");
+	if (output === "") return cut(`Script failed\n${rest}`, maxChars);
+	const room = maxChars - rest.length - "Script failed\n\n\n".length;
+	return cut(`Script failed\n${cutMiddle(output, Math.max(0, room))}\n\n${rest}`, maxChars);
 }
 
 /** The failure of a script that never started (empty code, bad options line). */
@@ -51,6 +70,15 @@ function argumentsText(value: unknown): string {
 	} catch {
 		return "(arguments)";
 	}
+}
+
+/** Keeps the head and tail of `text` around a notice when it is longer than `maxLength`. */
+function cutMiddle(text: string, maxLength: number): string {
+	if (text.length <= maxLength) return text;
+	const notice = `\n[... ${text.length - maxLength} characters of output omitted to fit the failure report ...]\n`;
+	const keep = Math.max(0, maxLength - notice.length);
+	const head = Math.ceil(keep / 2);
+	return `${text.slice(0, head)}${notice}${text.slice(text.length - (keep - head))}`;
 }
 
 function cut(text: string, maxLength: number): string {

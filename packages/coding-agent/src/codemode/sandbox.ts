@@ -1,7 +1,7 @@
 import { JSException, MAX_STACK_SIZE, QuickJS } from "quickjs-wasi";
 import { type CodemodeCallRecord, installBridge } from "./bridge.js";
 import { parseOptionsLine } from "./options-line.js";
-import { OutputCapture } from "./output.js";
+import { CHARS_PER_TOKEN, OutputCapture } from "./output.js";
 import { completedText, failedText, notStartedText } from "./result-text.js";
 import { type CodemodeToolHost, type CodemodeToolInfo, scriptCallableTools } from "./tool-host.js";
 import { loadQuickJsModule } from "./wasm-module.js";
@@ -74,6 +74,7 @@ export async function runCodemodeScript(options: RunCodemodeScriptOptions): Prom
 	});
 	if (!parsed.ok) return notStarted(parsed.problem);
 	const timeoutMs = parsed.options.timeoutMs ?? defaultTimeout;
+	const maxOutputTokens = parsed.options.maxOutputTokens ?? defaultTokens;
 	if (options.signal?.aborted) return notStarted("Script aborted before it started.");
 
 	let tools: CodemodeToolInfo[];
@@ -98,7 +99,7 @@ export async function runCodemodeScript(options: RunCodemodeScriptOptions): Prom
 	}
 
 	const capture = new OutputCapture({
-		maxOutputTokens: parsed.options.maxOutputTokens ?? defaultTokens,
+		maxOutputTokens,
 		tempDir: options.tempDir,
 	});
 	const controller = new AbortController();
@@ -109,8 +110,10 @@ export async function runCodemodeScript(options: RunCodemodeScriptOptions): Prom
 	});
 	const finish = (value: Ending) => {
 		if (ending !== undefined) return;
-		ending = value;
-		reportEnding(value);
+		// Once the deadline interrupted the VM, the script ran out of time, whatever it did next (an
+		// interrupted `Error.prepareStackTrace` still lets the error it was building be thrown).
+		ending = interrupted && value.kind !== "aborted" ? { kind: "timeout" } : value;
+		reportEnding(ending);
 	};
 	const classify = (error: unknown): Ending => {
 		if (interrupted) return { kind: "timeout" };
@@ -180,6 +183,7 @@ export async function runCodemodeScript(options: RunCodemodeScriptOptions): Prom
 	return buildResult(ending ?? { kind: "crash", message: "the script ended without a result" }, capture, [...calls], {
 		timeoutMs,
 		memoryLimitBytes,
+		maxOutputChars: Math.max(1, maxOutputTokens) * CHARS_PER_TOKEN,
 	});
 }
 
@@ -187,7 +191,7 @@ function buildResult(
 	ending: Ending,
 	capture: OutputCapture,
 	calls: CodemodeCallRecord[],
-	limits: { timeoutMs: number; memoryLimitBytes: number },
+	limits: { timeoutMs: number; memoryLimitBytes: number; maxOutputChars: number },
 ): CodemodeScriptResult {
 	const output = capture.finish();
 	const result: CodemodeScriptResult = { ok: true, text: "", output: output.text, calls, started: true };
@@ -198,7 +202,7 @@ function buildResult(
 	}
 	result.ok = false;
 	result.error = errorText(ending, limits);
-	result.text = failedText(output.text, result.error, calls);
+	result.text = failedText(output.text, result.error, calls, limits.maxOutputChars);
 	return result;
 }
 

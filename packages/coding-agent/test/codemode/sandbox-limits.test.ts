@@ -52,6 +52,18 @@ describe("time limit", () => {
 		expect(result.error).toContain("Script timed out");
 	});
 
+	test("an endless Error.prepareStackTrace is reported as timed out, not as the error it was building", async () => {
+		const code = 'Error.prepareStackTrace = () => { for (;;) {} };\nthrow new Error("x");';
+		const result = await run(code, { timeoutMs: 300 });
+		expect(result.ok).toBe(false);
+		expect(result.error).toContain("Script timed out after 300 ms");
+		const caught = await run(`${code.replace("throw ", "try { throw ")} } catch {}\nreturn "went on";`, {
+			timeoutMs: 300,
+		});
+		expect(caught.error).toContain("Script timed out after 300 ms");
+		await expectNextScriptWorks();
+	});
+
 	test("catastrophic regular expression backtracking is stopped too", async () => {
 		const result = await run("return /(a+)+$/.test('a'.repeat(40) + 'b');", { timeoutMs: 200 });
 		expect(result.error).toContain("Script timed out");
