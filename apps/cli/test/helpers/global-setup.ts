@@ -2,7 +2,7 @@
 // `dist` of every workspace package. Anything whose sources are newer than its dist is rebuilt with
 // tsc first (turbo does the same for `pnpm test`; this covers a plain `npx vitest run`).
 import { execFileSync } from "node:child_process";
-import { readdirSync, statSync } from "node:fs";
+import { existsSync, readdirSync, statSync } from "node:fs";
 import { createRequire } from "node:module";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -39,6 +39,9 @@ export default function setup(): void {
 		rebuiltDependency = packageRoot !== appRoot;
 		try {
 			execFileSync(process.execPath, [tsc, "-p", "tsconfig.build.json"], { cwd: packageRoot, stdio: "pipe" });
+			// What the build copies as is (the codemode guest prelude), as the package's build script does.
+			const assets = join(packageRoot, "scripts", "copy-assets.mjs");
+			if (existsSync(assets)) execFileSync(process.execPath, [assets], { stdio: "pipe" });
 		} catch (error) {
 			// tsc still emits JavaScript when types do not check; say so, and test what was emitted.
 			const output = String((error as { stdout?: Buffer }).stdout ?? error);

@@ -3,7 +3,7 @@ import type { JSValueHandle, QuickJS } from "quickjs-wasi";
 import { rankTools } from "../tool-search/bm25.js";
 import { DEFAULT_TOOL_SEARCH_LIMIT } from "../tool-search/tool-search-tool.js";
 import { describeToolText } from "./description.js";
-import { GUEST_PRELUDE } from "./guest-prelude.js";
+import { guestPreludeSource } from "./prelude-source.js";
 import type { CodemodeToolHost, CodemodeToolInfo } from "./tool-host.js";
 import { toolId } from "./tool-ids.js";
 
@@ -50,7 +50,7 @@ type Reply = { ok: true; value: unknown } | { ok: false; message: string };
 let preludeBytecode: Uint8Array | undefined;
 
 function evaluatePrelude(vm: QuickJS): JSValueHandle {
-	preludeBytecode ??= vm.compile(GUEST_PRELUDE, "prelude.js");
+	preludeBytecode ??= vm.compile(guestPreludeSource(), "prelude.js");
 	return vm.evalBytecode(preludeBytecode);
 }
 

@@ -1,5 +1,6 @@
 /**
- * JavaScript evaluated inside each fresh VM before the script. It evaluates to a setup function that
+ * The codemode guest prelude: JavaScript evaluated inside each fresh VM before the script (a plain
+ * script read as text by `prelude-source.ts`, not a module). It evaluates to a setup function that
  * receives the host functions as arguments (so they never sit on the global object), defines the
  * script's globals and returns `[run, deliver]`. Intrinsics are captured first, so a script that
  * rewrites `JSON`, `Promise.prototype.then` or `String` only confuses itself.
@@ -11,8 +12,7 @@
  * `hostEmit(text)` adds output; `hostDone(text | undefined)` and `hostFail(message, stack, context)`
  * end the script.
  */
-export const GUEST_PRELUDE = String.raw`(function (hostCall, hostEmit, hostSearch, hostDescribe, hostDone, hostFail, toolsJson, allToolsJson) {
-	"use strict";
+(hostCall, hostEmit, hostSearch, hostDescribe, hostDone, hostFail, toolsJson, allToolsJson) => {
 	const parse = JSON.parse;
 	const stringify = JSON.stringify;
 	const ErrorClass = Error;
@@ -32,14 +32,14 @@ export const GUEST_PRELUDE = String.raw`(function (hostCall, hostEmit, hostSearc
 		resolve(replyJson);
 	}
 
-	function bigintAsText(key, value) {
+	function bigintAsText(_key, value) {
 		return typeof value === "bigint" ? toText(value) : value;
 	}
 	function format(value) {
 		if (typeof value === "string") return value;
-		if (typeof value === "function") return "[Function: " + (value.name || "anonymous") + "]";
+		if (typeof value === "function") return `[Function: ${value.name || "anonymous"}]`;
 		if (typeof value !== "object" || value === null) return toText(value);
-		if (value instanceof ErrorClass) return value.stack ? toText(value) + "\n" + value.stack : toText(value);
+		if (value instanceof ErrorClass) return value.stack ? `${toText(value)}\n${value.stack}` : toText(value);
 		const json = stringify(value, bigintAsText, 2);
 		return json === undefined ? toText(value) : json;
 	}
@@ -59,10 +59,10 @@ export const GUEST_PRELUDE = String.raw`(function (hostCall, hostEmit, hostSearc
 	for (let index = 0; index < entries.length; index++) {
 		const name = entries[index].name;
 		const id = entries[index].id;
-		const invoke = async function (args) {
+		const invoke = async (args) => {
 			const argsJson = stringify(args === undefined ? {} : args, bigintAsText);
 			const callId = nextCallId++;
-			const replied = new PromiseClass(function (resolve) {
+			const replied = new PromiseClass((resolve) => {
 				pending[callId] = resolve;
 			});
 			hostCall(index, callId, argsJson);
@@ -85,11 +85,21 @@ export const GUEST_PRELUDE = String.raw`(function (hostCall, hostEmit, hostSearc
 		hostEmit(format(value));
 	};
 	globalThis.console = freeze({
-		log(...values) { emitLine("", values); },
-		info(...values) { emitLine("", values); },
-		debug(...values) { emitLine("", values); },
-		warn(...values) { emitLine("[warn] ", values); },
-		error(...values) { emitLine("[error] ", values); },
+		log(...values) {
+			emitLine("", values);
+		},
+		info(...values) {
+			emitLine("", values);
+		},
+		debug(...values) {
+			emitLine("", values);
+		},
+		warn(...values) {
+			emitLine("[warn] ", values);
+		},
+		error(...values) {
+			emitLine("[error] ", values);
+		},
 	});
 	globalThis.searchTools = function searchTools(query, options) {
 		const limit = options === undefined || options === null ? undefined : options.limit;
@@ -107,9 +117,9 @@ export const GUEST_PRELUDE = String.raw`(function (hostCall, hostEmit, hostSearc
 				message = toText(error);
 				stack = typeof error.stack === "string" ? error.stack : "";
 			} else {
-				message = "Uncaught " + format(error);
+				message = `Uncaught ${format(error)}`;
 			}
-		} catch (ignored) {}
+		} catch {}
 		hostFail(toText(message), toText(stack), context);
 	}
 	function finish(value) {
@@ -136,10 +146,10 @@ export const GUEST_PRELUDE = String.raw`(function (hostCall, hostEmit, hostSearc
 		}
 		apply(then, started, [
 			finish,
-			function (error) {
+			(error) => {
 				fail(error, "");
 			},
 		]);
 	}
 	return [run, deliver];
-})`;
+};
