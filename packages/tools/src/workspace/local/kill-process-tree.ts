@@ -1,5 +1,5 @@
 import { execFile } from "node:child_process";
-import { readdir, readFile } from "node:fs/promises";
+import { readdirSync, readFileSync } from "node:fs";
 import { setTimeout as sleep } from "node:timers/promises";
 
 /** How long processes get to exit after SIGTERM before they are sent SIGKILL. */
@@ -40,15 +40,22 @@ export async function killProcessTree(pid: number | undefined, options: KillProc
 		});
 		return;
 	}
-	const marked = () => (options.marker === undefined ? Promise.resolve([]) : markedProcesses(options));
-	if (!(await signalAll(pid, await marked(), "SIGTERM"))) return;
-	if (await waitUntilGone(pid, marked, options.graceMs ?? DEFAULT_KILL_GRACE_MS)) return;
-	await signalAll(pid, await marked(), "SIGKILL");
+	// The environment scan runs before each signal (it also catches processes forked meanwhile); in
+	// between only the processes found are watched.
+	let marked = markedProcesses(options);
+	if (!signalAll(pid, marked, "SIGTERM")) return;
+	if (await waitUntilGone(pid, marked, options.graceMs ?? DEFAULT_KILL_GRACE_MS)) {
+		marked = markedProcesses(options);
+		if (marked.length === 0) return;
+	} else {
+		marked = markedProcesses(options);
+	}
+	signalAll(pid, marked, "SIGKILL");
 	await waitUntilGone(pid, marked, KILL_WAIT_MS);
 }
 
 /** Sends `signal` to the group and the marked processes; false when none of them exists. */
-async function signalAll(pgid: number | undefined, marked: number[], signal: NodeJS.Signals): Promise<boolean> {
+function signalAll(pgid: number | undefined, marked: number[], signal: NodeJS.Signals): boolean {
 	let any = pgid !== undefined && sendSignal(-pgid, signal);
 	for (const pid of marked) if (sendSignal(pid, signal)) any = true;
 	return any;
@@ -65,35 +72,64 @@ function sendSignal(target: number, signal: NodeJS.Signals | 0): boolean {
 	}
 }
 
-async function waitUntilGone(
-	pgid: number | undefined,
-	marked: () => Promise<number[]>,
-	limitMs: number,
-): Promise<boolean> {
+async function waitUntilGone(pgid: number | undefined, marked: number[], limitMs: number): Promise<boolean> {
 	const deadline = Date.now() + limitMs;
-	while ((pgid !== undefined && (await groupIsAlive(pgid))) || (await marked()).length > 0) {
+	while ((pgid !== undefined && groupIsAlive(pgid)) || marked.some(isAlive)) {
 		if (Date.now() >= deadline) return false;
 		await sleep(POLL_MS);
 	}
 	return true;
 }
 
-/** The processes of `/proc`, with their state and process group ("pid (comm) state ppid pgrp ..."). */
-async function processTable(): Promise<{ pid: number; state: string; pgrp: number }[]> {
+/** Whether the process runs (a zombie waiting for its parent does not count). */
+function isAlive(pid: number): boolean {
+	if (!sendSignal(pid, 0)) return false;
+	if (process.platform !== "linux") return true;
+	return isLiving(stateOf(readProc(pid, "stat")));
+}
+
+/** A file of `/proc/<pid>/`, or "" when it cannot be read. Synchronous: /proc is memory, not disk. */
+function readProc(pid: number | string, name: "stat" | "environ"): string {
+	try {
+		return readFileSync(`/proc/${pid}/${name}`, name === "environ" ? "latin1" : "utf8");
+	} catch {
+		return "";
+	}
+}
+
+/** The fields of a `/proc/<pid>/stat` line after "pid (comm)": state, ppid, pgrp, … (comm may hold spaces). */
+function stateFields(stat: string): string[] {
+	return stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+}
+
+/** The state letter of a `/proc/<pid>/stat` line. */
+function stateOf(stat: string): string {
+	return stateFields(stat)[0];
+}
+
+interface ProcessEntry {
+	pid: number;
+	state: string;
+	pgrp: number;
+	/** Start time, in clock ticks since boot. */
+	start: number;
+}
+
+/** The processes of `/proc`, with their state, process group and start time. */
+function processTable(): ProcessEntry[] {
 	let entries: string[];
 	try {
-		entries = await readdir("/proc");
+		entries = readdirSync("/proc");
 	} catch {
 		return [];
 	}
-	const table: { pid: number; state: string; pgrp: number }[] = [];
+	const table: ProcessEntry[] = [];
 	for (const entry of entries) {
 		if (entry.charCodeAt(0) < 48 || entry.charCodeAt(0) > 57) continue;
-		const stat = await readFile(`/proc/${entry}/stat`, "utf8").catch(() => "");
+		const stat = readProc(entry, "stat");
 		if (stat === "") continue;
-		// comm may hold spaces and parentheses, so split after the last ")".
-		const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
-		table.push({ pid: Number(entry), state: fields[0], pgrp: Number(fields[2]) });
+		const fields = stateFields(stat);
+		table.push({ pid: Number(entry), state: fields[0], pgrp: Number(fields[2]), start: Number(fields[19]) });
 	}
 	return table;
 }
@@ -107,23 +143,28 @@ function isLiving(state: string): boolean {
  * them, and orphans wait for init, which can take seconds in a container; on Linux such zombies are
  * found in /proc and do not count.
  */
-async function groupIsAlive(pgid: number): Promise<boolean> {
+function groupIsAlive(pgid: number): boolean {
 	if (!sendSignal(-pgid, 0)) return false;
 	if (process.platform !== "linux") return true;
-	const table = await processTable();
+	const table = processTable();
 	if (table.length === 0) return true;
 	return table.some((entry) => entry.pgrp === pgid && isLiving(entry.state));
 }
 
+/** When this process started, in clock ticks since boot (read once). */
+let ownStart: number | undefined;
+
 /** The living processes whose environment carries the marker (only this user's are readable). */
-async function markedProcesses(options: KillProcessTreeOptions): Promise<number[]> {
+function markedProcesses(options: KillProcessTreeOptions): number[] {
 	if (process.platform !== "linux" || options.marker === undefined) return [];
 	const exact = `${CALL_MARKER_VARIABLE}=${options.marker}`;
 	const prefix = `${exact}.`;
 	const found: number[] = [];
-	for (const entry of await processTable()) {
-		if (entry.pid === process.pid || !isLiving(entry.state)) continue;
-		const environ = await readFile(`/proc/${entry.pid}/environ`, "latin1").catch(() => "");
+	// Only processes started after this one can descend from it: older ones are not read at all.
+	ownStart ??= Number(stateFields(readProc("self", "stat"))[19]) || 0;
+	for (const entry of processTable()) {
+		if (entry.pid === process.pid || entry.start < ownStart || !isLiving(entry.state)) continue;
+		const environ = readProc(entry.pid, "environ");
 		if (environ === "") continue;
 		for (const variable of environ.split("\0")) {
 			if (variable === exact || (options.markerIsPrefix === true && variable.startsWith(prefix))) {
