@@ -7,6 +7,8 @@ Usage
   gantry [options] "prompt"        run one prompt, print the answer (also: -p, or a prompt on stdin)
   gantry --mode json "prompt"      every session event as one JSON line
   gantry tools [--json]            list every registered tool
+  gantry export <file.jsonl> [-o out.html]
+                                   a session as one self-contained HTML page to share
   gantry mcp serve|list|call       serve Gantry's tools over MCP, list or call MCP servers (gantry mcp --help)
   gantry --demo                    offline demo: a scripted model fixes a bug in a sample project
 
@@ -43,7 +45,7 @@ Session
 
 Piped input is added to the prompt (git diff | gantry "Review this diff"), up to 400 KB.
 Sessions are saved under ~/.gantry/sessions/<folder>-<hash>/. Interactive commands: /tools, /tools on <name>,
-/tools off <name>, /session, /help, /exit. Ctrl-C aborts a run; Ctrl-C twice at an empty prompt exits.
+/tools off <name>, /session, /export [file], /help, /exit. Ctrl-C aborts a run; Ctrl-C twice at an empty prompt exits.
 
 Examples
   OPENAI_API_KEY=sk-... gantry "Why does the build fail?"

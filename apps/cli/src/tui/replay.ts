@@ -19,8 +19,11 @@ export function userText(message: UserMessage): string {
 	return message.content.map((block) => (block.type === "text" ? block.text : `[image ${block.mimeType}]`)).join("\n");
 }
 
-/** A finished call as the view draws it, from the model's call and its result message. */
-function callState(call: { id: string; name: string; arguments: unknown }, result: ToolResultMessage | undefined) {
+/** A finished call as the view (and the HTML export) draws it, from the model's call and its result message. */
+export function callState(
+	call: { id: string; name: string; arguments: unknown },
+	result: ToolResultMessage | undefined,
+) {
 	const children: ToolCallState[] = (result?.nestedCalls?.calls ?? []).map((record) => ({
 		id: record.id,
 		name: record.name,

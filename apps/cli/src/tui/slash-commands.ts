@@ -1,5 +1,8 @@
+import { resolve } from "node:path";
 import type { AgentSession, PermissionPolicyOptions } from "@gantry/coding-agent";
 import type { Theme } from "@gantry/extensions";
+import { CliError } from "../errors.js";
+import { exportTranscript } from "../export/write-export.js";
 import { formatToolTable, listTools } from "../tool-list.js";
 import { summarizeUsage } from "../usage-summary.js";
 
@@ -21,11 +24,12 @@ const HELP = [
 	"/tools on <name>    declare a tool to the model from the next request",
 	"/tools off <name>   stop declaring a tool",
 	"/session            session file, message count and token usage",
+	"/export [file]      the session as one self-contained HTML page (default: the transcript's path with .html)",
 	"/help               this list",
 	"/exit               leave (or Ctrl-C twice at an empty prompt, or Ctrl-D)",
 ];
 
-/** Runs `/tools`, `/tools on|off <name>`, `/session`, `/help` or `/exit`; unknown commands get a hint. */
+/** Runs `/tools`, `/tools on|off <name>`, `/session`, `/export [file]`, `/help` or `/exit`; unknown commands get a hint. */
 export function runSlashCommand(input: string, context: SlashContext): SlashOutcome {
 	const [command, ...rest] = input.trim().split(/\s+/);
 	const { theme, print } = context;
@@ -41,6 +45,9 @@ export function runSlashCommand(input: string, context: SlashContext): SlashOutc
 			return "continue";
 		case "/session":
 			print(sessionSummary(context.session, theme));
+			return "continue";
+		case "/export":
+			print(exportCommand(rest, context));
 			return "continue";
 		default:
 			print([theme.error(`Unknown command ${command}.`), ...HELP.map((line) => theme.muted(line))]);
@@ -68,6 +75,24 @@ function toolsCommand(words: string[], { session, theme, permissions }: SlashCon
 	if (!active.includes(name)) return [theme.muted(`${name} is not active.`)];
 	session.setActiveToolsByName(active.filter((other) => other !== name));
 	return [theme.success(`${name} is no longer declared to the model.`)];
+}
+
+function exportCommand(words: string[], { session, theme }: SlashContext): string[] {
+	if (words.length > 1) return [theme.error("Usage: /export, /export <file.html>")];
+	const transcript = session.sessionFile;
+	if (transcript === undefined)
+		return [theme.error("This session has no transcript file (--no-session): nothing to export.")];
+	try {
+		const output =
+			words[0] === undefined
+				? undefined
+				: resolve(session.workspace.isLocal ? session.workspace.cwd : process.cwd(), words[0]);
+		const result = exportTranscript(transcript, output, (name) => session.getToolDefinition(name));
+		return [theme.success(`Exported to ${result.outputPath}`)];
+	} catch (error) {
+		if (error instanceof CliError) return [theme.error(error.message)];
+		throw error;
+	}
 }
 
 function sessionSummary(session: AgentSession, theme: Theme): string[] {
