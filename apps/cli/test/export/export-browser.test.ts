@@ -1,3 +1,5 @@
+/// <reference lib="dom" />
+// The page callbacks run in the browser, so this file sees the DOM types.
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
