@@ -1,12 +1,12 @@
+import { elideMiddle, MAX_ERROR_TEXT_CHARS } from "@gantry/agent";
 import type { ToolDefinition } from "@gantry/extensions";
 import type { TSchema } from "@sinclair/typebox";
-import { elideMiddle, MAX_ERROR_CHARS } from "./elide.js";
 
-/** `error` with its message cut to `MAX_ERROR_CHARS` in the middle; the same error when it is short enough. */
+/** `error` with its message cut to `MAX_ERROR_TEXT_CHARS` in the middle; the same error when it is short enough. */
 export function boundedError(error: unknown): unknown {
 	const message = error instanceof Error ? error.message : String(error);
-	if (message.length <= MAX_ERROR_CHARS && error instanceof Error) return error;
-	const bounded = new Error(elideMiddle(message, MAX_ERROR_CHARS));
+	if (message.length <= MAX_ERROR_TEXT_CHARS && error instanceof Error) return error;
+	const bounded = new Error(elideMiddle(message, MAX_ERROR_TEXT_CHARS));
 	const code = (error as { code?: unknown } | null | undefined)?.code;
 	if (typeof code === "string") Object.assign(bounded, { code });
 	return bounded;
@@ -14,7 +14,7 @@ export function boundedError(error: unknown): unknown {
 
 /**
  * `defineTool` for the builtins: the same tool, except that an error its `execute` throws has at most
- * `MAX_ERROR_CHARS` characters. A huge path or argument echoed in a message is elided in the middle, so
+ * `MAX_ERROR_TEXT_CHARS` characters. A huge path or argument echoed in a message is elided in the middle, so
  * its start and its end stay readable.
  */
 export function defineBoundedTool<TParams extends TSchema, TDetails = unknown>(
