@@ -17,7 +17,7 @@ import { copyArguments, validateArguments } from "./validation.js";
 //   1. lookup            the declared tool, then `resolveTool` (call-time lookup)     preflightToolCall
 //   2. prepareArguments  on a copy, so the transcript keeps what the model sent        preflightToolCall
 //   3. validation        against `parameters` (coercion, defaults)                   preflightToolCall
-//   4. beforeToolCall    may block; a throw blocks (fail closed)                      preflightToolCall
+//   4. beforeToolCall    may block; a throw blocks (fail closed); then args are fixed preflightToolCall
 //   5. execute           timed; updates delivered until it settles, later ones dropped executeToolCall
 //   6. afterToolCall     merged field by field (`mergeToolResult`)                    finishToolCall
 //   7. the outcome       never a rejection: every failure is an `isError` outcome
@@ -99,6 +99,9 @@ async function applyBeforeToolCall(
 			environment.signal,
 		);
 		if (decision?.block === true) return errorOutcome(toolCall, decision.reason || BLOCKED_TEXT, decision.terminate);
+		// The arguments are fixed now: the hook approved these, and a reference it kept (or a microtask it
+		// queued) can no longer change what runs.
+		prepared.args = copyArguments(prepared.args);
 	} catch (error) {
 		// A permission check that fails must not let the call through.
 		return errorOutcome(toolCall, errorText(error));

@@ -51,7 +51,13 @@ export function validateArguments(tool: AgentTool, value: unknown, toolCall: Age
 	}
 	const schema = tool.parameters as SchemaObject;
 	const entry = validatorsFor(schema);
-	const candidate = copyWithoutOptionalNulls(schema, value);
+	let candidate: unknown;
+	try {
+		candidate = copyWithoutOptionalNulls(schema, value);
+	} catch (error) {
+		if (!(error instanceof NotPlainDataError)) throw error;
+		throw new Error(validationText(tool.name, [`  - ${error.path}: ${error.message}`], toolCall.arguments));
+	}
 	if (entry.exact(candidate)) return candidate;
 	entry.coercing ??= coercingAjv.compile(schema);
 	const coerced = copyWithoutOptionalNulls(schema, value);
@@ -64,9 +70,45 @@ export function validateArguments(tool: AgentTool, value: unknown, toolCall: Age
 	throw new Error(validationText(tool.name, lines, toolCall.arguments));
 }
 
-/** A deep copy of JSON-like arguments (class instances are kept by reference). */
+/**
+ * A deep copy of JSON-like arguments, as own plain data: `__proto__`, `constructor` and `prototype` keys
+ * stay ordinary properties. Throws for values that are not plain data (class instances, dates, maps…),
+ * which could carry inherited properties that validation and hooks would not see.
+ */
 export function copyArguments(value: unknown): unknown {
-	return copyWithoutOptionalNulls(undefined, value);
+	try {
+		return copyWithoutOptionalNulls(undefined, value);
+	} catch (error) {
+		if (error instanceof NotPlainDataError)
+			throw new Error(`Arguments must be plain JSON data: ${error.path} ${error.message}`);
+		throw error;
+	}
+}
+
+/** A value inside the arguments that is not plain data (`path` as in validation errors). */
+class NotPlainDataError extends Error {
+	readonly path: string;
+	constructor(path: string, value: object) {
+		const kind = (value as { constructor?: { name?: unknown } }).constructor?.name;
+		super(
+			`must be plain JSON data (got ${typeof kind === "string" && kind !== "" ? `a ${kind}` : "an object with a custom prototype"})`,
+		);
+		this.path = path;
+	}
+}
+
+/** An object literal's prototype: this realm's `Object.prototype`, `null`, or another realm's `Object.prototype`. */
+function isPlainObject(value: object): boolean {
+	const prototype = Object.getPrototypeOf(value);
+	if (prototype === null || prototype === Object.prototype) return true;
+	return Object.getPrototypeOf(prototype) === null && prototype.constructor?.name === "Object";
+}
+
+/** Sets an own data property, also for `__proto__` (plain assignment would replace the prototype). */
+function defineOwn(target: Record<string, unknown>, key: string, value: unknown): void {
+	if (key === "__proto__")
+		Object.defineProperty(target, key, { value, writable: true, enumerable: true, configurable: true });
+	else target[key] = value;
 }
 
 function validationText(toolName: string, lines: string[], received: unknown): string {
@@ -94,25 +136,29 @@ function errorPath(error: ErrorObject): string {
  * A deep copy of JSON-like `value` guided by `schema`: a `null` for a property that is not required and
  * whose schema does not accept `null` is left out. Properties without a known schema keep their `null`.
  */
-function copyWithoutOptionalNulls(schema: SchemaObject | undefined, value: unknown): unknown {
+function copyWithoutOptionalNulls(schema: SchemaObject | undefined, value: unknown, path = ""): unknown {
 	if (typeof value !== "object" || value === null) return value;
 	if (Array.isArray(value)) {
 		const items = schema !== undefined && isSchema(schema.items) ? schema.items : undefined;
 		const copy = new Array<unknown>(value.length);
-		for (let index = 0; index < value.length; index++) copy[index] = copyWithoutOptionalNulls(items, value[index]);
+		for (let index = 0; index < value.length; index++) {
+			copy[index] = copyWithoutOptionalNulls(items, value[index], path === "" ? String(index) : `${path}.${index}`);
+		}
 		return copy;
 	}
-	if (Object.getPrototypeOf(value) !== Object.prototype && Object.getPrototypeOf(value) !== null) return value;
+	if (!isPlainObject(value)) throw new NotPlainDataError(path === "" ? "root" : path, value);
 	const properties = schema !== undefined && isSchema(schema.properties) ? schema.properties : undefined;
 	const copy: Record<string, unknown> = {};
-	for (const key in value) {
+	// Own keys only: inherited properties are not part of the arguments.
+	for (const key of Object.keys(value)) {
 		const item = (value as Record<string, unknown>)[key];
-		const itemSchema = properties?.[key];
+		const itemSchema = properties !== undefined && Object.hasOwn(properties, key) ? properties[key] : undefined;
 		if (item === null) {
 			if (isSchema(itemSchema) && !isRequired(schema, key) && !allowsNull(itemSchema)) continue;
-			copy[key] = null;
+			defineOwn(copy, key, null);
 		} else {
-			copy[key] = copyWithoutOptionalNulls(isSchema(itemSchema) ? itemSchema : undefined, item);
+			const itemPath = path === "" ? key : `${path}.${key}`;
+			defineOwn(copy, key, copyWithoutOptionalNulls(isSchema(itemSchema) ? itemSchema : undefined, item, itemPath));
 		}
 	}
 	return copy;
@@ -132,12 +178,12 @@ function restoreAllowedNulls(schema: SchemaObject | undefined, original: unknown
 	}
 	const properties = schema !== undefined && isSchema(schema.properties) ? schema.properties : undefined;
 	const target = coerced as Record<string, unknown>;
-	for (const key in original) {
+	for (const key of Object.keys(original)) {
 		const item = (original as Record<string, unknown>)[key];
-		const itemSchema = properties?.[key];
-		if (!isSchema(itemSchema) || !(key in target)) continue;
+		const itemSchema = properties !== undefined && Object.hasOwn(properties, key) ? properties[key] : undefined;
+		if (!isSchema(itemSchema) || !Object.hasOwn(target, key)) continue;
 		if (item === null) {
-			if (allowsNull(itemSchema)) target[key] = null;
+			if (allowsNull(itemSchema)) defineOwn(target, key, null);
 		} else {
 			restoreAllowedNulls(itemSchema, item, target[key]);
 		}

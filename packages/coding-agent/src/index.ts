@@ -1,7 +1,8 @@
 // @gantry/coding-agent public API: createAgentSession, AgentSession, AgentSessionOptions, AgentSessionEvent,
 // AgentSessionListener, SessionDiagnosticListener, createPermissionPolicy, classifyTool, PermissionPolicyOptions,
-// PermissionClass, PermissionRules, explainToolPermission, analyzeShellCommand, buildSystemPrompt, Transcript, loadTranscript, transcript entry types, NestedToolCallRunner,
-// NESTED_CALL_LIMITS, ToolRegistry, compileNamePatterns, createCodemodeToolDefinition, runCodemodeScript,
+// PermissionClass, PermissionRules, explainToolPermission, analyzeShellCommand, buildSystemPrompt, Transcript,
+// loadTranscript, transcript entry types, NESTED_CALL_LIMITS, compileNamePatterns, createCodemodeToolDefinition,
+// runCodemodeScript,
 // createToolSearchToolDefinition, rankTools, CodingAgentError, CodingAgentErrorCode.
 export {
 	type CodemodeToolDetails,
@@ -32,11 +33,9 @@ export {
 } from "./session/agent-session.js";
 export { createAgentSession } from "./session/create-session.js";
 export { compileNamePatterns } from "./session/name-patterns.js";
-export { NestedToolCallRunner } from "./session/nested-calls.js";
 export { NESTED_CALL_LIMITS } from "./session/nested-records.js";
 export type { AgentSessionOptions } from "./session/session-options.js";
 export { buildSystemPrompt, type SystemPromptInput } from "./session/system-prompt.js";
-export { ToolRegistry } from "./session/tool-registry.js";
 export {
 	type LoadedTranscript,
 	loadTranscript,

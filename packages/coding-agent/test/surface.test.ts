@@ -13,8 +13,6 @@ describe("@gantry/coding-agent surface", () => {
 				"DEFAULT_CODEMODE_MEMORY_LIMIT_BYTES",
 				"DEFAULT_CODEMODE_TIMEOUT_MS",
 				"NESTED_CALL_LIMITS",
-				"NestedToolCallRunner",
-				"ToolRegistry",
 				"Transcript",
 				"analyzeShellCommand",
 				"buildSystemPrompt",

@@ -23,11 +23,20 @@ export function handlerFailureMessage(source: string, error: unknown): string {
 	return `Extension ${source} failed: ${errorMessage(error)}`;
 }
 
+/** How many times each handler may run for one call before changing arguments count as a failure. */
+const MAX_TOOL_CALL_ROUNDS = 3;
+
 /**
  * Runs `tool_call` handlers in load order on the same event object, so in-place changes to `event.input`
  * are seen by later handlers. The first result with `block` wins at once; otherwise the last object
  * result is returned (without `terminate`, which counts only with `block`). A throwing handler blocks the
  * call with its message (fail closed).
+ *
+ * Every handler allows the arguments that will run, whatever the load order: when `event.input` changes,
+ * the handlers that judged the earlier arguments run again on the new ones. A handler that changes the
+ * input synchronously is a rewriter and is not asked again; a change that happens while a handler
+ * awaits (a microtask or timer of any handler) leaves that handler's verdict open, so it runs again too.
+ * Arguments that keep changing block the call.
  */
 export async function dispatchToolCall(
 	entries: readonly HandlerEntry<ToolCallHandler>[],
@@ -35,21 +44,56 @@ export async function dispatchToolCall(
 	context: ExtensionContext,
 	report: HandlerFailureReporter,
 ): Promise<ToolCallEventResult | undefined> {
+	const count = entries.length;
+	const watch = count > 1;
 	let last: ToolCallEventResult | undefined;
-	for (const { source, handler } of entries) {
+	const rewriters = new Set<number>();
+	// Handlers whose verdict holds for the arguments as they are now.
+	let current = new Set<number>();
+	let runs = 0;
+	for (let index = 0; current.size < count; index = (index + 1) % count) {
+		if (current.has(index)) continue;
+		if (++runs > count * MAX_TOOL_CALL_ROUNDS) {
+			return {
+				block: true,
+				reason: `The arguments of ${event.toolName} kept changing while the tool_call handlers judged them; the call was blocked.`,
+			};
+		}
+		const { source, handler } = entries[index];
+		const before = watch ? fingerprint(event.input) : "";
+		let afterSync = before;
 		let result: Awaited<ReturnType<ToolCallHandler>>;
 		try {
-			result = await handler(event, context);
+			const pending = handler(event, context);
+			if (watch) afterSync = fingerprint(event.input);
+			result = await pending;
 		} catch (error) {
 			report(source, "tool_call", error);
 			return { block: true, reason: handlerFailureMessage(source, error) };
 		}
-		if (typeof result !== "object" || result === null) continue;
-		if (result.block) return { ...result, block: true };
-		last = { ...result };
-		delete last.terminate;
+		if (typeof result === "object" && result !== null) {
+			if (result.block) return { ...result, block: true };
+			last = { ...result };
+			delete last.terminate;
+		}
+		if (!watch) {
+			current.add(index);
+			continue;
+		}
+		if (afterSync !== before) rewriters.add(index);
+		if (fingerprint(event.input) !== before) current = new Set(rewriters);
+		else current.add(index);
 	}
 	return last;
+}
+
+function fingerprint(input: unknown): string {
+	try {
+		return JSON.stringify(input) ?? "";
+	} catch {
+		// Not serialisable (a cycle): treat every look as a change, so the call ends up blocked.
+		return String(Math.random());
+	}
 }
 
 type ResultFields = Required<Pick<ToolResultEvent, "content" | "details" | "isError">> &

@@ -1,4 +1,4 @@
-import { Agent, type AgentEvent, type AgentMessage, type AgentTool } from "@gantry/agent";
+import { Agent, type AgentEvent, type AgentMessage, type AgentTool, type AgentToolCall } from "@gantry/agent";
 import { type AssistantMessage, addUsage, createAssistantMessage, emptyUsage, type Model, type Tool } from "@gantry/ai";
 import { type ExtensionRunner, type ToolDefinition, type ToolInfo, wrapToolDefinition } from "@gantry/extensions";
 import type { Workspace } from "@gantry/tools";
@@ -42,6 +42,8 @@ export class AgentSession {
 	#builtinSources: ToolSource[] | undefined;
 	#persistedActive: string[];
 	#nestedDelivery: Promise<void> = Promise.resolve();
+	/** Model-issued calls that ran, by id, until their result message is written. */
+	readonly #executions = new Map<string, { executedArguments: unknown; modelArguments: unknown }>();
 	#ranOnce = false;
 	#disposed = false;
 
@@ -63,6 +65,11 @@ export class AgentSession {
 			runner,
 			getModel: () => this.agent.state.model,
 			autoResizeImages: options.images?.autoResize ?? true,
+			onExecuted: (toolCall: AgentToolCall, args: unknown) => {
+				if (this.#transcript !== undefined) {
+					this.#executions.set(toolCall.id, { executedArguments: args, modelArguments: toolCall.arguments });
+				}
+			},
 		};
 		const hooks = createToolHooks(hookOptions);
 		this.agent = new Agent({
@@ -292,7 +299,11 @@ export class AgentSession {
 			if (book && book.calls.length > 0) event.message.nestedCalls = book.toNestedToolCalls();
 			if (book?.usage) event.message.usage = addUsage(event.message.usage ?? emptyUsage(), book.usage);
 		}
-		if (event.type === "message_end") this.#transcript?.appendMessage(event.message);
+		if (event.type === "message_end" && this.#transcript !== undefined) {
+			const execution = isToolResult(event.message) ? this.#executions.get(event.message.toolCallId) : undefined;
+			if (execution !== undefined) this.#executions.delete((event.message as { toolCallId: string }).toolCallId);
+			this.#transcript.appendMessage(event.message, execution);
+		}
 		await this.#broadcast(event);
 	}
 

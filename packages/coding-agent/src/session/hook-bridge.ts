@@ -1,6 +1,7 @@
 import {
 	type AfterToolCallHook,
 	type AfterToolCallResult,
+	type AgentToolCall,
 	type AgentToolResult,
 	type BeforeToolCallHook,
 	mergeToolResult,
@@ -14,6 +15,8 @@ export interface HookBridgeOptions {
 	getModel(): Model | undefined;
 	/** Resize images of results to the model's limits after the result hooks. Default true. */
 	autoResizeImages: boolean;
+	/** Told the arguments a model-issued call ran with (for the transcript). Must not throw. */
+	onExecuted?(toolCall: AgentToolCall, args: unknown): void;
 }
 
 /**
@@ -43,6 +46,7 @@ export function createToolHooks(
 	};
 
 	const afterToolCall: AfterToolCallHook = async ({ toolCall, args, result, isError }) => {
+		if (parentToolCallId === undefined) options.onExecuted?.(toolCall, args);
 		let current: AgentToolResult & { isError: boolean } = { ...result, isError };
 		let changed = false;
 		if (runner.hasHandlers("tool_result")) {

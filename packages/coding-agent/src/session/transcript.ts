@@ -17,6 +17,10 @@ export interface TranscriptHeader {
 export interface TranscriptMessageEntry {
 	type: "message";
 	message: AgentMessage;
+	/** On a tool result: the arguments the tool ran with (after validation and the `tool_call` handlers). */
+	executedArguments?: unknown;
+	/** On a tool result whose executed arguments differ: the arguments the model sent. */
+	modelArguments?: unknown;
 }
 /** A change of the active tool set. */
 export interface TranscriptToolsEntry {
@@ -72,8 +76,16 @@ export class Transcript {
 		appendFileSync(this.path, `${JSON.stringify(entry)}\n`, { mode: 0o600 });
 	}
 
-	appendMessage(message: AgentMessage): void {
-		this.append({ type: "message", message });
+	/** Appends a message; for a tool result that ran, with the arguments it ran with (see the entry type). */
+	appendMessage(message: AgentMessage, execution?: { executedArguments: unknown; modelArguments: unknown }): void {
+		const entry: TranscriptMessageEntry = { type: "message", message };
+		if (execution !== undefined) {
+			entry.executedArguments = execution.executedArguments;
+			if (JSON.stringify(execution.executedArguments) !== JSON.stringify(execution.modelArguments)) {
+				entry.modelArguments = execution.modelArguments;
+			}
+		}
+		this.append(entry);
 	}
 
 	appendToolChange(previous: readonly string[], next: readonly string[]): void {
