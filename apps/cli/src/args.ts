@@ -25,6 +25,10 @@ export interface CliOptions {
 	/** `--no-session`: keep the conversation in memory, write no transcript. */
 	noSession: boolean;
 	cwd?: string;
+	/** `--ssh user@host[:port]`: run every builtin on that host (`GANTRY_SSH` when absent). */
+	ssh?: string;
+	/** `-i KEYFILE`: the private key for `--ssh`. */
+	identity?: string;
 	yes: boolean;
 	/** `--allow` permission rules (repeatable), added to the settings files' for this run. */
 	allow: string[];
@@ -54,6 +58,8 @@ const OPTIONS: readonly OptionSpec[] = [
 	{ name: "continue", short: "c", kind: "flag" },
 	{ name: "no-session", kind: "flag" },
 	{ name: "cwd", kind: "string" },
+	{ name: "ssh", kind: "string" },
+	{ name: "identity", short: "i", kind: "string" },
 	{ name: "yes", short: "y", kind: "flag" },
 	{ name: "allow", kind: "repeat" },
 	{ name: "deny", kind: "repeat" },
@@ -186,6 +192,8 @@ function buildOptions(
 		continue: flags.has("continue"),
 		noSession: flags.has("no-session"),
 		cwd: values.get("cwd"),
+		ssh: values.get("ssh"),
+		identity: values.get("identity"),
 		yes: flags.has("yes"),
 		allow: lists.get("allow") ?? [],
 		deny: lists.get("deny") ?? [],

@@ -1,6 +1,7 @@
 import { mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import type { SshWorkspace } from "@gantry/ssh";
 import { type CliMode, type CliOptions, parseCliArguments } from "./args.js";
 import { CliError, usageError } from "./errors.js";
 import { helpText } from "./help.js";
@@ -8,6 +9,7 @@ import { type CliIo, processIo } from "./io.js";
 import { outputFolderFor, prepareOutputFolder, pruneOutputFolders, removeIfEmpty } from "./output-files.js";
 import { readVersion } from "./package-info.js";
 import { appendPipedInput, readPipedInput } from "./piped-input.js";
+import { openRemoteWorkspace } from "./remote/remote-session.js";
 import type { SessionSetup } from "./session-factory.js";
 import { chooseSessionFile, type SessionFileChoice, sessionsRoot } from "./sessions.js";
 import { resolveWorkingFolder } from "./working-folder.js";
@@ -68,8 +70,22 @@ function chooseMode(options: CliOptions, io: CliIo): CliMode {
 
 async function runSession(options: CliOptions, io: CliIo): Promise<number> {
 	const mode = chooseMode(options, io);
+	const workspace = await openRemoteWorkspace(options, io.env);
+	try {
+		return await runSessionIn(workspace, options, io, mode);
+	} finally {
+		await workspace?.close();
+	}
+}
+
+async function runSessionIn(
+	workspace: SshWorkspace | undefined,
+	options: CliOptions,
+	io: CliIo,
+	mode: CliMode,
+): Promise<number> {
 	const { requireApiKey, selectModel } = await import("./model-selection.js");
-	const cwd = resolveWorkingFolder(options.cwd);
+	const cwd = workspace ? workspace.cwd : resolveWorkingFolder(options.cwd);
 	let prompt = options.prompt;
 	if (mode !== "interactive" && prompt === undefined) {
 		if (io.stdin.isTTY) throw usageError(`${mode === "json" ? "--mode json" : "Print mode"} needs a prompt`);
@@ -81,14 +97,23 @@ async function runSession(options: CliOptions, io: CliIo): Promise<number> {
 	}
 	const selected = selectModel(options, io.env);
 	requireApiKey(selected);
-	const session = options.noSession ? undefined : chooseSessionFile(options, cwd);
+	// A remote folder's sessions are kept apart from a local folder of the same path.
+	const sessionKey = workspace ? `${workspace.label}${cwd}` : cwd;
+	const session = options.noSession ? undefined : chooseSessionFile(options, sessionKey);
 	// Full-output files stay with the session; with --no-session in a temp folder that is kept too.
 	pruneOutputFolders(sessionsRoot());
 	const outputFolder = session ? outputFolderFor(session.path) : mkdtempSync(join(tmpdir(), "gantry-output-"));
 	prepareOutputFolder(outputFolder);
 	try {
 		return await runWithSession(
-			{ options, cwd, model: selected.model, apiKey: selected.apiKey, outputFolder },
+			{
+				options,
+				cwd,
+				model: selected.model,
+				apiKey: selected.apiKey,
+				// Over SSH the full-output files stay on the host, in the session's temp folder there.
+				...(workspace ? { sessionOptions: { workspace } } : { outputFolder }),
+			},
 			{
 				mode,
 				io,

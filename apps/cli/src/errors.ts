@@ -3,9 +3,10 @@
  * - `usage`: an unknown option, a bad value or a missing argument (exit code 2);
  * - `missing_api_key`: the provider needs a key and none was given (exit code 1);
  * - `extension_failed`: an `-e` extension could not be loaded (exit code 1);
- * - `session_failed`: the session could not be created, e.g. an unreadable session file (exit code 1).
+ * - `session_failed`: the session could not be created, e.g. an unreadable session file (exit code 1);
+ * - `ssh_failed`: `--ssh` could not connect or prepare the remote folder (exit code 1).
  */
-export type CliErrorCode = "usage" | "missing_api_key" | "extension_failed" | "session_failed";
+export type CliErrorCode = "usage" | "missing_api_key" | "extension_failed" | "session_failed" | "ssh_failed";
 
 /** A one-line error for the person at the terminal, with the exit code it ends the program with. */
 export class CliError extends Error {

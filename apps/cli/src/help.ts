@@ -37,6 +37,9 @@ Session
   -c, --continue          resume the latest session of this folder
   --no-session            save no transcript (the conversation stays in memory)
   --cwd <folder>          work in this folder (default: the current one)
+  --ssh <user@host:port>  run every tool on that host over SSH (also GANTRY_SSH; port optional);
+                          --cwd is then the folder there (default: home); host key from ~/.ssh/known_hosts
+  -i <keyfile>            the private key for --ssh (default: ssh-agent, then ~/.ssh/id_ed25519 …)
   --mode <mode>           interactive, print or json
   -p, --print             print mode: run the prompt, final answer on stdout, tool activity on stderr
 

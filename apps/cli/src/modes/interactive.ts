@@ -4,6 +4,7 @@ import { usageError } from "../errors.js";
 import type { CliIo } from "../io.js";
 import { readVersion } from "../package-info.js";
 import { permissionOptionsFor } from "../permission-settings.js";
+import { frameDefinitions } from "../remote/host-frames.js";
 import { openSession, type SessionSetup } from "../session-factory.js";
 import type { SessionFileChoice } from "../sessions.js";
 import { KeyInput } from "../tui/key-input.js";
@@ -59,7 +60,7 @@ export async function runInteractiveMode(setup: InteractiveSetup): Promise<numbe
 		throw error;
 	}
 	const permissions = permissionOptionsFor(setup.options, setup.cwd, setup.permissions);
-	view = new SessionView(screen, { theme, getDefinition: (name) => session.getToolDefinition(name) });
+	view = new SessionView(screen, { theme, getDefinition: frameDefinitions(session) });
 	session.subscribe(view.handle);
 	view.commit(banner(session, setup, theme));
 	if (setup.session?.origin !== "new" && session.messages.length > 0) replayConversation(session.messages, view, theme);

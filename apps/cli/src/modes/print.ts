@@ -1,5 +1,6 @@
 import type { AgentSession } from "@gantry/coding-agent";
 import type { CliIo } from "../io.js";
+import { frameDefinitions } from "../remote/host-frames.js";
 import { LiveScreen } from "../tui/live-screen.js";
 import { PlainScreen, type Screen } from "../tui/screen.js";
 import { SessionView } from "../tui/session-view.js";
@@ -16,7 +17,7 @@ export async function runPrintMode(session: AgentSession, prompt: string, io: Cl
 	const screen: Screen = io.stderr.isTTY ? new LiveScreen(io.stderr) : new PlainScreen(io.stderr);
 	const view = new SessionView(screen, {
 		theme: themeFor(io.stderr, io.env),
-		getDefinition: (name) => session.getToolDefinition(name),
+		getDefinition: frameDefinitions(session),
 		showAssistant: false,
 	});
 	const unsubscribe = session.subscribe(view.handle);

@@ -10,7 +10,7 @@ import { fileURLToPath } from "node:url";
 const appRoot = fileURLToPath(new URL("../..", import.meta.url));
 const workspaceRoot = join(appRoot, "..", "..");
 /** In dependency order. */
-const PACKAGES = ["ai", "agent", "extensions", "tools", "coding-agent", "mcp"].map((name) =>
+const PACKAGES = ["ai", "agent", "extensions", "tools", "ssh", "coding-agent", "mcp"].map((name) =>
 	join(workspaceRoot, "packages", name),
 );
 
