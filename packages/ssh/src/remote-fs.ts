@@ -27,6 +27,8 @@ const S_IFLNK = 0o120000;
 /** Bytes per read request while fetching a whole file, and how many requests are in flight at once. */
 const READ_CHUNK = 256 * 1024;
 const READS_IN_FLIGHT = 8;
+/** What one positional read that misses the handle's window fetches. */
+const READ_AHEAD = 1024 * 1024;
 
 export function kindOf(mode: number | undefined): WorkspaceFileKind | "symlink" {
 	const type = (mode ?? 0) & S_IFMT;
@@ -98,14 +100,26 @@ export function createRemoteFileSystem(connection: SshConnection, identity: Remo
 				const handle = await sftpCall.open(sftp, path, "r").catch((error) => {
 					throw fromSftpError(error, "open", path);
 				});
+				// Readers page through a file in small positional reads: each miss fetches a whole window, several
+				// requests in flight, so that the following reads cost no round trip.
+				let window: { position: number; data: Buffer; atEnd: boolean } | undefined;
 				return {
 					read: async (buffer, offset, length, position) => {
 						if (length <= 0) return 0;
-						try {
-							return await sftpCall.read(sftp, handle, buffer, offset, length, position);
-						} catch (error) {
-							throw fromSftpError(error, "read", path, "EISDIR");
+						const covers = (held: typeof window) =>
+							held !== undefined &&
+							position >= held.position &&
+							(position + length <= held.position + held.data.length || held.atEnd);
+						if (!covers(window)) {
+							const size = Math.max(length, READ_AHEAD);
+							const data = await fetchRange(sftp, handle, position, size, path);
+							window = { position, data, atEnd: data.length < size };
 						}
+						const held = window as NonNullable<typeof window>;
+						const start = position - held.position;
+						const count = Math.max(0, Math.min(length, held.data.length - start));
+						held.data.copy(buffer, offset, start, start + count);
+						return count;
 					},
 					close: () => sftpCall.close(sftp, handle).catch(() => undefined),
 				};
@@ -194,6 +208,35 @@ export function createRemoteFileSystem(connection: SshConnection, identity: Remo
 			}),
 	};
 	return fileSystem;
+}
+
+/** Up to `size` bytes from `position`, several requests in flight; shorter only at the end of the file. */
+async function fetchRange(
+	sftp: SFTPWrapper,
+	handle: Buffer,
+	position: number,
+	size: number,
+	path: string,
+): Promise<Buffer> {
+	const parts: Promise<Buffer>[] = [];
+	for (let at = position; at < position + size; at += READ_CHUNK) {
+		const length = Math.min(READ_CHUNK, position + size - at);
+		const buffer = Buffer.allocUnsafe(length);
+		parts.push(
+			sftpCall.read(sftp, handle, buffer, 0, length, at).then(
+				(count) => buffer.subarray(0, count),
+				(error) => {
+					throw fromSftpError(error, "read", path, "EISDIR");
+				},
+			),
+		);
+	}
+	const kept: Buffer[] = [];
+	for (const part of await Promise.all(parts)) {
+		kept.push(part);
+		if (part.length < READ_CHUNK) break;
+	}
+	return Buffer.concat(kept);
 }
 
 /** Reads a whole file, several requests in flight; a file that grew meanwhile is read on to its end. */

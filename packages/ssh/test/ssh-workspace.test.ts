@@ -110,6 +110,16 @@ describe("files over SFTP", () => {
 		expect(await handle.read(buffer, 2, 8, 1000)).toBe(8);
 		expect(buffer.subarray(2).equals(big.subarray(1000, 1008))).toBe(true);
 		expect(await handle.read(buffer, 0, 10, big.length)).toBe(0);
+		// Small sequential reads (served from the read-ahead window) give the whole file back.
+		const pieces: Buffer[] = [];
+		for (let position = 0; ; ) {
+			const piece = Buffer.alloc(65_536);
+			const count = await handle.read(piece, 0, piece.length, position);
+			if (count === 0) break;
+			pieces.push(piece.subarray(0, count));
+			position += count;
+		}
+		expect(Buffer.concat(pieces).equals(big)).toBe(true);
 		await handle.close();
 	});
 
