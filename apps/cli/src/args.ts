@@ -13,6 +13,10 @@ export interface CliOptions {
 	model?: string;
 	baseUrl?: string;
 	apiKey?: string;
+	/** `--timeout`: how long the server may send nothing before a request is ended (checked later). */
+	timeout?: string;
+	/** `--thinking`: the reasoning level (checked later). */
+	thinking?: string;
 	/** `--tools` allowlist. */
 	tools?: string[];
 	/** `--exclude-tools` denylist. */
@@ -50,6 +54,8 @@ const OPTIONS: readonly OptionSpec[] = [
 	{ name: "model", kind: "string" },
 	{ name: "base-url", kind: "string" },
 	{ name: "api-key", kind: "string" },
+	{ name: "timeout", kind: "string" },
+	{ name: "thinking", kind: "string" },
 	{ name: "tools", kind: "list" },
 	{ name: "exclude-tools", kind: "list" },
 	{ name: "no-tools", kind: "flag" },
@@ -184,6 +190,8 @@ function buildOptions(
 		model: values.get("model"),
 		baseUrl: values.get("base-url"),
 		apiKey: values.get("api-key"),
+		timeout: values.get("timeout"),
+		thinking: values.get("thinking"),
 		tools: lists.get("tools"),
 		excludeTools: lists.get("exclude-tools"),
 		noTools: flags.has("no-tools"),

@@ -95,6 +95,8 @@ async function runSessionIn(
 		// `git diff | gantry "Review this diff"`: what comes on stdin goes with the prompt.
 		prompt = appendPipedInput(prompt, await readPipedInput(io.stdin));
 	}
+	const { streamSettings } = await import("./stream-settings.js");
+	const stream = streamSettings(options, io.env);
 	const selected = selectModel(options, io.env);
 	requireApiKey(selected);
 	// A remote folder's sessions are kept apart from a local folder of the same path.
@@ -111,6 +113,7 @@ async function runSessionIn(
 				cwd,
 				model: selected.model,
 				apiKey: selected.apiKey,
+				stream,
 				// Over SSH the full-output files stay on the host, in the session's temp folder there.
 				...(workspace ? { sessionOptions: { workspace } } : { outputFolder }),
 			},

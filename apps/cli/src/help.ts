@@ -19,6 +19,9 @@ Model
   --base-url <url>        any OpenAI-compatible server (Ollama, vLLM, llama.cpp): any --model id works;
                           add --provider anthropic for an Anthropic-compatible one
   --api-key <key>         API key (default: OPENAI_API_KEY or ANTHROPIC_API_KEY)
+  --timeout <duration>    end a request when the server sends nothing this long: 90 (s), 500ms,
+                          2m (default: 120 s; also GANTRY_IDLE_TIMEOUT_MS)
+  --thinking <level>      reasoning effort: minimal, low, medium or high
 
 Tools
   --tools <a,b>           only these tools (names or * patterns); named ones start active,

@@ -12,6 +12,7 @@ import type { CliOptions } from "./args.js";
 import { CliError } from "./errors.js";
 import { attachMcpServers, loadMcpServers } from "./mcp-servers.js";
 import { permissionOptionsFor } from "./permission-settings.js";
+import { type StreamSettings, streamWithSettings } from "./stream-settings.js";
 import { CLI_DEFAULT_TOOLS, checkToolNames } from "./tool-names.js";
 
 /** Everything a run's session is made from. */
@@ -35,6 +36,8 @@ export interface SessionSetup {
 	 * session). Default: the session's temp folder, removed when the session is disposed.
 	 */
 	outputFolder?: string;
+	/** `--timeout` and `--thinking`, added to every model request. */
+	stream?: StreamSettings;
 	/** Options passed through as they are (the demo's prompt). */
 	sessionOptions?: Partial<AgentSessionOptions>;
 }
@@ -72,6 +75,7 @@ export async function openSession(setup: SessionSetup): Promise<AgentSession> {
 			...(setup.customTools ? { customTools: setup.customTools } : {}),
 			...(setup.sessionFile !== undefined ? { sessionFile: setup.sessionFile } : {}),
 			...(setup.ui ? { ui: setup.ui } : {}),
+			...(setup.stream && Object.keys(setup.stream).length > 0 ? { streamFn: streamWithSettings(setup.stream) } : {}),
 			...(setup.outputFolder !== undefined
 				? { toolOptions: { bash: { tempDir: setup.outputFolder }, powershell: { tempDir: setup.outputFolder } } }
 				: {}),

@@ -60,7 +60,11 @@ export async function runInteractiveMode(setup: InteractiveSetup): Promise<numbe
 		throw error;
 	}
 	const permissions = permissionOptionsFor(setup.options, setup.cwd, setup.permissions);
-	view = new SessionView(screen, { theme, getDefinition: frameDefinitions(session) });
+	view = new SessionView(screen, {
+		theme,
+		getDefinition: frameDefinitions(session),
+		modelInfo: () => session.model,
+	});
 	session.subscribe(view.handle);
 	view.commit(banner(session, setup, theme));
 	if (setup.session?.origin !== "new" && session.messages.length > 0) replayConversation(session.messages, view, theme);

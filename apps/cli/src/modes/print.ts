@@ -1,5 +1,6 @@
 import type { AgentSession } from "@gantry/coding-agent";
 import type { CliIo } from "../io.js";
+import { describeModelError } from "../model-errors.js";
 import { frameDefinitions } from "../remote/host-frames.js";
 import { LiveScreen } from "../tui/live-screen.js";
 import { PlainScreen, type Screen } from "../tui/screen.js";
@@ -10,8 +11,8 @@ import { ABORTED_EXIT_CODE, interruptOnSigint } from "./interrupt.js";
 
 /**
  * Print mode: runs the prompt to the end, draws tool activity on stderr (live on a terminal), and
- * prints the final assistant text on stdout. Returns 1 with the model's error message on stderr when the
- * model request failed, 130 when Ctrl-C stopped the run.
+ * prints the final assistant text on stdout. Returns 1 with the model's error on stderr (one `gantry: …`
+ * line with a hint for common mistakes) when the model request failed, 130 when Ctrl-C stopped the run.
  */
 export async function runPrintMode(session: AgentSession, prompt: string, io: CliIo): Promise<number> {
 	const screen: Screen = io.stderr.isTTY ? new LiveScreen(io.stderr) : new PlainScreen(io.stderr);
@@ -49,7 +50,7 @@ export function reportOutcome(
 		return ABORTED_EXIT_CODE;
 	}
 	if (last?.stopReason === "error") {
-		io.stderr.write(`Error: ${last.errorMessage ?? "the model request failed"}\n`);
+		io.stderr.write(`gantry: ${describeModelError(last.errorMessage, session.model)}\n`);
 		return 1;
 	}
 	if (last?.stopReason === "aborted") {

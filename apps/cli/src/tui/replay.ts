@@ -93,7 +93,7 @@ export function replayConversation(
 				}
 			}
 			if (assistant.stopReason === "error") {
-				target.commit([theme.error(`Error: ${assistant.errorMessage ?? "the model request failed"}`), ""]);
+				target.commit([theme.error(`gantry: ${assistant.errorMessage ?? "the model request failed"}`), ""]);
 			}
 		}
 	}

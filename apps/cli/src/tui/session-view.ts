@@ -1,6 +1,7 @@
-import type { AssistantMessage } from "@gantry/ai";
+import type { AssistantMessage, Model } from "@gantry/ai";
 import type { AgentSessionEvent } from "@gantry/coding-agent";
 import type { Theme, ToolDefinition } from "@gantry/extensions";
+import { describeModelError } from "../model-errors.js";
 import { sanitizeLine, truncateToWidth } from "./ansi.js";
 import { formatDuration } from "./fallback-render.js";
 import { MarkdownLines } from "./markdown.js";
@@ -19,6 +20,8 @@ export interface SessionViewOptions {
 	 * turns it off (its answer goes to stdout, only tool activity is drawn).
 	 */
 	showAssistant?: boolean;
+	/** The session's model, for the hints of a model error (its base URL). */
+	modelInfo?: () => Model;
 }
 
 type Block = "none" | "text" | "tools";
@@ -167,7 +170,8 @@ export class SessionView {
 		if (this.#options.showAssistant === false) return;
 		const { theme } = this.#options;
 		if (message.stopReason === "error") {
-			this.#screen.commit([theme.error(`Error: ${message.errorMessage ?? "the model request failed"}`)]);
+			const model = this.#options.modelInfo?.() ?? ({ api: message.api, id: message.model } as Model);
+			this.#screen.commit([theme.error(`gantry: ${describeModelError(message.errorMessage, model)}`)]);
 		} else if (message.stopReason === "aborted") {
 			this.#screen.commit([theme.warning("Aborted.")]);
 		}

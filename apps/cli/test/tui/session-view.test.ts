@@ -99,6 +99,6 @@ describe("SessionView", () => {
 			{ stopReason: "error", errorMessage: "overloaded" },
 		]);
 		expect(output).toContain("╭─ no_such_tool\n│ Tool no_such_tool not found\n╰─ ✗ not run");
-		expect(output).toContain("Error: overloaded");
+		expect(output).toContain("gantry: overloaded");
 	});
 });

@@ -32,6 +32,8 @@ export function streamOpenAICompletions(
 			maxRetries: 0,
 			fetch,
 			defaultHeaders: settings.headers,
+			// Failures reach the caller as the message's error; the client must not print its own dump.
+			logLevel: "off",
 		});
 		const response = await client.chat.completions.create(requestBody(model, context, settings), { signal });
 		builder.start();
