@@ -29,6 +29,8 @@ export function streamOpenAIResponses(
 			maxRetries: 0,
 			fetch,
 			defaultHeaders: settings.headers,
+			// Failures reach the caller as the message's error; the client must not print its own dump.
+			logLevel: "off",
 		});
 		const response = await client.responses.create(toResponsesRequest(model, context, settings), { signal });
 		builder.start();
