@@ -1,19 +1,15 @@
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
-import { type ScriptedLlmServer, startScriptedLlmServer } from "@gantry/ai/testing";
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { makeWorkspace, runCli } from "./helpers/run-cli.js";
+import type { ScriptedLlmServer } from "@gantry/ai/testing";
+import { describe, expect, it } from "vitest";
+import { type CliWorkspace, useCliFixture } from "./helpers/cli-fixture.js";
+import { runCli } from "./helpers/run-cli.js";
 
-let workspace: ReturnType<typeof makeWorkspace>;
+let workspace: CliWorkspace;
 let server: ScriptedLlmServer;
-
-beforeEach(async () => {
-	workspace = makeWorkspace();
-	server = await startScriptedLlmServer();
-});
-afterEach(async () => {
-	await server.close();
-	workspace.remove();
+useCliFixture((newWorkspace, newServer) => {
+	workspace = newWorkspace;
+	server = newServer;
 });
 
 function gantry(args: string[], env?: Record<string, string>, baseUrl = server.openaiBaseUrl) {

@@ -1,21 +1,17 @@
 import { existsSync, mkdirSync, readdirSync, readFileSync, utimesSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { type ScriptedLlmServer, startScriptedLlmServer } from "@gantry/ai/testing";
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import type { ScriptedLlmServer } from "@gantry/ai/testing";
+import { describe, expect, it } from "vitest";
 import { pruneOutputFolders } from "../src/output-files.js";
 import { sessionFolder, sessionsRoot } from "../src/sessions.js";
-import { makeWorkspace, runCli } from "./helpers/run-cli.js";
+import { type CliWorkspace, useCliFixture } from "./helpers/cli-fixture.js";
+import { runCli } from "./helpers/run-cli.js";
 
-let workspace: ReturnType<typeof makeWorkspace>;
+let workspace: CliWorkspace;
 let server: ScriptedLlmServer;
-
-beforeEach(async () => {
-	workspace = makeWorkspace();
-	server = await startScriptedLlmServer();
-});
-afterEach(async () => {
-	await server.close();
-	workspace.remove();
+useCliFixture((newWorkspace, newServer) => {
+	workspace = newWorkspace;
+	server = newServer;
 });
 
 describe("full-output files", () => {

@@ -1,19 +1,15 @@
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { type ScriptedLlmServer, startScriptedLlmServer } from "@gantry/ai/testing";
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { EXAMPLES, makeWorkspace, runCli } from "../helpers/run-cli.js";
+import type { ScriptedLlmServer } from "@gantry/ai/testing";
+import { describe, expect, it } from "vitest";
+import { type CliWorkspace, useCliFixture } from "../helpers/cli-fixture.js";
+import { EXAMPLES, runCli } from "../helpers/run-cli.js";
 
-let workspace: ReturnType<typeof makeWorkspace>;
+let workspace: CliWorkspace;
 let server: ScriptedLlmServer;
-
-beforeEach(async () => {
-	workspace = makeWorkspace();
-	server = await startScriptedLlmServer();
-});
-afterEach(async () => {
-	await server.close();
-	workspace.remove();
+useCliFixture((newWorkspace, newServer) => {
+	workspace = newWorkspace;
+	server = newServer;
 });
 
 /** Runs `gantry` against the scripted server in the workspace's project folder. */

@@ -1,4 +1,3 @@
-import OpenAI from "openai";
 import type {
 	ChatCompletionChunk,
 	ChatCompletionCreateParamsStreaming,
@@ -8,6 +7,7 @@ import { type AssistantMessageEventStream, createAssistantMessageEventStream } f
 import type { Context, Model, StopReason, StreamOptions, ToolChoice, Usage } from "../types.js";
 import { completeUsage } from "../usage.js";
 import { AssistantMessageBuilder } from "./message-builder.js";
+import { createOpenAIClient } from "./openai-client.js";
 import { REASONING_FIELDS, type ReasoningField, toOpenAIMessages, toOpenAITools } from "./openai-messages.js";
 import { type AttemptOutcome, type RequestAttempt, runRequest } from "./request-runner.js";
 
@@ -25,16 +25,9 @@ export function streamOpenAICompletions(
 	const builder = new AssistantMessageBuilder(model, events);
 	const settings = options ?? {};
 	let usage: Usage | undefined;
-	const attempt = async ({ signal, fetch, apiKey }: RequestAttempt): Promise<AttemptOutcome> => {
-		const client = new OpenAI({
-			apiKey,
-			baseURL: model.baseUrl,
-			maxRetries: 0,
-			fetch,
-			defaultHeaders: settings.headers,
-			// Failures reach the caller as the message's error; the client must not print its own dump.
-			logLevel: "off",
-		});
+	const attempt = async (request: RequestAttempt): Promise<AttemptOutcome> => {
+		const { signal } = request;
+		const client = createOpenAIClient(model, settings, request);
 		const response = await client.chat.completions.create(requestBody(model, context, settings), { signal });
 		builder.start();
 		const state = new ChunkState(builder);

@@ -1,8 +1,8 @@
-import OpenAI from "openai";
 import type { ResponseCreateParamsStreaming } from "openai/resources/responses/responses";
 import { type AssistantMessageEventStream, createAssistantMessageEventStream } from "../event-stream.js";
 import type { Context, Model, StreamOptions, Usage } from "../types.js";
 import { AssistantMessageBuilder } from "./message-builder.js";
+import { createOpenAIClient } from "./openai-client.js";
 import { ResponsesEventState } from "./openai-responses-events.js";
 import { toResponsesInput, toResponsesToolChoice, toResponsesTools } from "./openai-responses-input.js";
 import { type AttemptOutcome, type RequestAttempt, runRequest } from "./request-runner.js";
@@ -22,16 +22,9 @@ export function streamOpenAIResponses(
 	const builder = new AssistantMessageBuilder(model, events);
 	const settings = options ?? {};
 	let usage: Usage | undefined;
-	const attempt = async ({ signal, fetch, apiKey }: RequestAttempt): Promise<AttemptOutcome> => {
-		const client = new OpenAI({
-			apiKey,
-			baseURL: model.baseUrl,
-			maxRetries: 0,
-			fetch,
-			defaultHeaders: settings.headers,
-			// Failures reach the caller as the message's error; the client must not print its own dump.
-			logLevel: "off",
-		});
+	const attempt = async (request: RequestAttempt): Promise<AttemptOutcome> => {
+		const { signal } = request;
+		const client = createOpenAIClient(model, settings, request);
 		const response = await client.responses.create(toResponsesRequest(model, context, settings), { signal });
 		builder.start();
 		const state = new ResponsesEventState(builder);
