@@ -77,4 +77,22 @@ describe("a session over an SSH workspace", () => {
 		expect((await stat(join(folder, "todo.txt"))).uid).toBe(server.uid);
 		expect(new Set(seenCwds)).toEqual(new Set([folder]));
 	});
+
+	it("closes the workspace on dispose, unless asked to keep it open", async () => {
+		const own = await connectTestWorkspace(server, folder);
+		const kept = await connectTestWorkspace(server, folder);
+		try {
+			const model = createFauxModel([{ text: "Nothing to do." }, { text: "Nothing to do." }]);
+			const closing = await createAgentSession({ workspace: own, model, tools: ["ls"] });
+			await closing.dispose();
+			await expect(own.fs.stat(folder)).rejects.toThrow(/closed/);
+
+			const keeping = await createAgentSession({ workspace: kept, model, tools: ["ls"], keepWorkspaceOpen: true });
+			await keeping.dispose();
+			expect((await kept.fs.stat(folder))?.kind).toBe("directory");
+		} finally {
+			await own.close();
+			await kept.close();
+		}
+	});
 });

@@ -218,7 +218,10 @@ export class AgentSession {
 		});
 	}
 
-	/** Waits for the current run, then removes the temp folder. The session is unusable afterwards. */
+	/**
+	 * Waits for the current run, kills the processes its commands left, removes the temp folder and closes a
+	 * closable workspace (unless `keepWorkspaceOpen`). The session is unusable afterwards.
+	 */
 	async dispose(): Promise<void> {
 		if (this.#disposed) return;
 		this.#disposed = true;
@@ -231,6 +234,11 @@ export class AgentSession {
 		await this.workspace.fs
 			.remove(this.tempDir)
 			.catch((error: unknown) => this.#report(`could not remove the session's temp folder ${this.tempDir}`, error));
+		// A remote workspace holds a connection: the session that acted on it ends it (no handle keeps Node alive).
+		const closable = this.workspace as Workspace & { close?: () => Promise<void> };
+		if (this.#options.keepWorkspaceOpen !== true && typeof closable.close === "function") {
+			await closable.close().catch((error: unknown) => this.#report("could not close the workspace", error));
+		}
 	}
 
 	#rebuild(): void {

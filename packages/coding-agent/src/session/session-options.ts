@@ -11,9 +11,15 @@ export interface AgentSessionOptions {
 	 * The host the builtin tools act on: its files, processes and paths (`createLocalWorkspace(cwd)`, an SSH
 	 * workspace, …). Default `createLocalWorkspace(cwd)`. When given, the session's cwd (the system prompt's,
 	 * extensions' `ctx.cwd`) is `workspace.cwd`, the session's temp folder is made inside `workspace.tempDir`,
-	 * and `dispose()` kills every process the workspace's `killAll` knows of. The session does not close it.
+	 * and `dispose()` kills every process the workspace's `killAll` knows of, then closes the workspace when it
+	 * can be closed (an `SshWorkspace` ends its connection) unless `keepWorkspaceOpen` is set.
 	 */
 	workspace?: Workspace;
+	/**
+	 * Keep `workspace` open after `dispose()`, for a workspace that outlives the session (shared by several
+	 * sessions, or closed by its owner). Default false: the session closes a workspace that has `close()`.
+	 */
+	keepWorkspaceOpen?: boolean;
 	model: Model;
 	/** Overrides the provider key from the environment. */
 	apiKey?: string;
