@@ -42,6 +42,8 @@ export async function runInteractiveMode(setup: InteractiveSetup): Promise<numbe
 	const theme = themeFor(stdout, io.env);
 	const screen = new LiveScreen(stdout);
 	const keys = new KeyInput(io.stdin);
+	// Bracketed paste: the terminal marks pasted text, so its new lines stay in the prompt.
+	stdout.write(BRACKETED_PASTE_ON);
 	let abortRun: (() => void) | undefined;
 	let view: SessionView | undefined;
 	const ui = new TerminalUI({
@@ -89,8 +91,11 @@ export async function runInteractiveMode(setup: InteractiveSetup): Promise<numbe
 				aborted = true;
 				session.abort();
 			};
+			// Ctrl-C aborts the run; anything else typed meanwhile goes into the editor and is the next
+			// prompt's text (Enter does not submit it while the run goes on).
 			const removeHandler = keys.push((key) => {
 				if (key.ctrl && key.name === "c") abortRun?.();
+				else if (!(key.ctrl && key.name === "d")) editor.handle(key, { submit: false });
 				return true;
 			});
 			try {
@@ -106,12 +111,15 @@ export async function runInteractiveMode(setup: InteractiveSetup): Promise<numbe
 	} finally {
 		view.dispose();
 		screen.close();
+		stdout.write(BRACKETED_PASTE_OFF);
 		keys.close();
 		await session.dispose();
 	}
 	return 0;
 }
 
+const BRACKETED_PASTE_ON = "\x1b[?2004h";
+const BRACKETED_PASTE_OFF = "\x1b[?2004l";
 function banner(session: AgentSession, setup: InteractiveSetup, theme: Theme): string[] {
 	const model = `${session.model.provider}/${session.model.id}`;
 	const file = setup.session;

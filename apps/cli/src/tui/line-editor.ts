@@ -4,12 +4,19 @@ import { isPrintable, type KeyPress } from "./key-input.js";
 /** What a key did to the line. */
 export type EditResult = "submit" | "changed" | "ignored";
 
+/** How a new line inside the prompt is drawn on the one prompt row. */
+export const NEWLINE_MARK = "↵";
+
 /**
- * A one-line editor: insert at the cursor, Backspace/Delete, ←/→, Home/End (Ctrl-A/Ctrl-E), Ctrl-U and
- * Ctrl-K (cut before/after the cursor), Ctrl-W (cut a word), ↑/↓ through earlier prompts, Enter submits.
+ * A prompt editor on one row: insert at the cursor, Backspace/Delete, ←/→, Home/End (Ctrl-A/Ctrl-E),
+ * Ctrl-U and Ctrl-K (cut before/after the cursor), Ctrl-W (cut a word), ↑/↓ through earlier prompts,
+ * Enter submits. The text may hold new lines (drawn as `↵`): a bracketed paste keeps its lines, and
+ * Alt-Enter, Shift-Enter (where the terminal tells it apart), Ctrl-J or `\` + Enter start a new line.
  */
 export class LineEditor {
 	#chars: string[] = [];
+	/** Between the terminal's paste-start and paste-end marks: Enter is a new line, not a submit. */
+	#pasting = false;
 	#cursor = 0;
 	readonly #history: string[] = [];
 	/** Position in the history while browsing it (history length = not browsing). */
@@ -20,19 +27,28 @@ export class LineEditor {
 		return this.#chars.join("");
 	}
 
-	/** Applies one key. */
-	handle(key: KeyPress): EditResult {
-		if (isPrintable(key)) {
-			const inserted = Array.from(key.sequence.replace(/\r\n?|\n/g, " "));
-			this.#chars.splice(this.#cursor, 0, ...inserted);
-			this.#cursor += inserted.length;
-			return "changed";
+	/**
+	 * Applies one key. With `submit: false` (typing while a run goes on) Enter only ever adds a new line
+	 * and ↑/↓ leave the history alone.
+	 */
+	handle(key: KeyPress, options: { submit?: boolean } = {}): EditResult {
+		if (options.submit === false && (key.name === "return" || key.name === "up" || key.name === "down")) {
+			return key.name === "return" ? this.#insert("\n") : "ignored";
 		}
+		if (isPrintable(key)) return this.#insert(key.sequence.replace(/\r\n?/g, "\n"));
 		const name = key.ctrl ? `ctrl-${key.name}` : key.name;
 		switch (name) {
+			case "paste-start":
+				this.#pasting = true;
+				return "ignored";
+			case "paste-end":
+				this.#pasting = false;
+				return "ignored";
 			case "return":
 			case "enter":
-				return "submit";
+				return this.#enter(key);
+			case "ctrl-j":
+				return this.#insert("\n");
 			case "backspace":
 				if (this.#cursor === 0) return "ignored";
 				this.#chars.splice(--this.#cursor, 1);
@@ -92,13 +108,31 @@ export class LineEditor {
 	 * so the cursor stays in view), and the cursor's column.
 	 */
 	view(promptWidth: number, width: number): { text: string; column: number } {
+		const shown = this.#chars.map((char) => (char === "\n" ? NEWLINE_MARK : char));
 		const room = Math.max(1, width - promptWidth - 1);
 		let start = 0;
-		while (start < this.#cursor && visibleWidth(this.#chars.slice(start, this.#cursor).join("")) > room) start++;
+		while (start < this.#cursor && visibleWidth(shown.slice(start, this.#cursor).join("")) > room) start++;
 		let end = start;
-		while (end < this.#chars.length && visibleWidth(this.#chars.slice(start, end + 1).join("")) <= room) end++;
-		const column = promptWidth + visibleWidth(this.#chars.slice(start, this.#cursor).join(""));
-		return { text: this.#chars.slice(start, end).join(""), column };
+		while (end < shown.length && visibleWidth(shown.slice(start, end + 1).join("")) <= room) end++;
+		const column = promptWidth + visibleWidth(shown.slice(start, this.#cursor).join(""));
+		return { text: shown.slice(start, end).join(""), column };
+	}
+
+	#insert(text: string): EditResult {
+		const inserted = Array.from(text);
+		this.#chars.splice(this.#cursor, 0, ...inserted);
+		this.#cursor += inserted.length;
+		return "changed";
+	}
+
+	/** Enter submits, except inside a paste, with Alt or Shift, or right after a backslash (which it replaces). */
+	#enter(key: KeyPress): EditResult {
+		if (this.#pasting || key.meta || key.shift || key.name === "enter") return this.#insert("\n");
+		if (this.#chars[this.#cursor - 1] === "\\") {
+			this.#chars.splice(--this.#cursor, 1);
+			return this.#insert("\n");
+		}
+		return "submit";
 	}
 
 	#moveTo(position: number): EditResult {

@@ -66,6 +66,12 @@ export class TmuxTerminal {
 		execFileSync("tmux", ["-L", this.#socket, "send-keys", "-l", text]);
 	}
 
+	/** Pastes `text` as a terminal paste (bracketed when the program asked for it), new lines kept. */
+	paste(text: string): void {
+		execFileSync("tmux", ["-L", this.#socket, "set-buffer", "--", text]);
+		execFileSync("tmux", ["-L", this.#socket, "paste-buffer", "-p", "-d"]);
+	}
+
 	/** Sends named keys: `Enter`, `C-c`, `Escape`, … */
 	press(...keys: string[]): void {
 		execFileSync("tmux", ["-L", this.#socket, "send-keys", ...keys]);

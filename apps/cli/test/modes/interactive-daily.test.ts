@@ -85,4 +85,32 @@ describe.skipIf(!HAS_TMUX)("interactive mode for daily use", () => {
 		gantry.type("y");
 		await gantry.waitFor("Removed.");
 	});
+
+	it("keeps the lines of a pasted text and submits them as one prompt", async () => {
+		server.enqueue({ text: "Got both lines." });
+		const gantry = await startGantry();
+		gantry.type("Explain: ");
+		gantry.paste("first line\nsecond line");
+		await gantry.waitFor("first line↵second line");
+		gantry.press("Enter");
+		await gantry.waitFor("Got both lines.");
+		const messages = server.requests[0].body.messages as { role: string; content: unknown }[];
+		expect(JSON.stringify(messages.at(-1)?.content)).toContain("Explain: first line\\nsecond line");
+	});
+
+	it("keeps what is typed during a run as the next prompt", async () => {
+		server.enqueue({ text: "one two three four five six seven eight nine ten eleven twelve.", delayMs: 150 });
+		server.enqueue({ text: "Second answer." });
+		const gantry = await startGantry();
+		gantry.type("first");
+		gantry.press("Enter");
+		await gantry.waitFor("one two");
+		gantry.type("follow up");
+		await gantry.waitFor("twelve.");
+		await gantry.waitFor("› follow up");
+		gantry.press("Enter");
+		await gantry.waitFor("Second answer.");
+		const second = server.requests[1].body.messages as { role: string; content: unknown }[];
+		expect(JSON.stringify(second.at(-1)?.content)).toContain("follow up");
+	});
 });

@@ -46,4 +46,33 @@ describe("LineEditor", () => {
 		typeInto(editor, key("home"));
 		expect(editor.view(2, 12)).toEqual({ text: "012345678", column: 2 });
 	});
+
+	it("keeps the lines of a bracketed paste, and Enter inside it does not submit", () => {
+		const editor = new LineEditor();
+		typeInto(editor, text("see:"), key("paste-start"), text("line one"), key("return"), text("line two"));
+		expect(editor.handle(key("return"))).toBe("changed");
+		typeInto(editor, key("paste-end"));
+		expect(editor.text).toBe("see:line one\nline two\n");
+		expect(editor.view(2, 80).text).toBe("see:line one↵line two↵");
+		expect(editor.handle(key("return"))).toBe("submit");
+		expect(editor.take()).toBe("see:line one\nline two\n");
+	});
+
+	it("starts a new line on Alt-Enter, Shift-Enter, Ctrl-J and backslash + Enter", () => {
+		const editor = new LineEditor();
+		typeInto(editor, text("a"), { ...key("return"), meta: true }, text("b"), { ...key("return"), shift: true });
+		typeInto(editor, text("c"), key("enter"), text("d\\"));
+		expect(editor.handle(key("return"))).toBe("changed");
+		typeInto(editor, text("e"));
+		expect(editor.text).toBe("a\nb\nc\nd\ne");
+		expect(editor.handle(key("return"))).toBe("submit");
+	});
+
+	it("takes keys typed during a run without submitting or browsing", () => {
+		const editor = new LineEditor();
+		typeInto(editor, text("earlier"));
+		editor.take();
+		for (const press of [text("next"), key("up"), key("return"), text("step")]) editor.handle(press, { submit: false });
+		expect(editor.text).toBe("next\nstep");
+	});
 });
