@@ -8,6 +8,7 @@ import type {
 	AgentLoopConfig,
 	AgentMessage,
 	AgentState,
+	AgentStreamOptions,
 	AgentTool,
 	BeforeToolCallHook,
 	ToolResolver,
@@ -41,6 +42,8 @@ export interface AgentOptions {
 	maxTokens?: number;
 	/** See `AgentLoopConfig.temperature`. */
 	temperature?: number;
+	/** See `AgentLoopConfig.streamOptions`. */
+	streamOptions?: AgentStreamOptions;
 	/**
 	 * Called when a listener throws or rejects; the run goes on with the next listener.
 	 * Default: `console.error`. Must not throw.
@@ -217,6 +220,7 @@ export class Agent {
 			getApiKey: options.getApiKey,
 			maxTokens: options.maxTokens,
 			temperature: options.temperature,
+			streamOptions: options.streamOptions,
 			getSteeringMessages: async () => this.#steering.splice(0),
 			getFollowUpMessages: async () => this.#followUps.splice(0),
 		};

@@ -50,6 +50,7 @@ export async function streamAssistantResponse(
 		const request: Context = { systemPrompt: context.systemPrompt, messages: llmMessages };
 		if (tools.length > 0) request.tools = tools as AgentTool[];
 		response = (config.streamFn ?? stream)(model, request, {
+			...config.streamOptions,
 			apiKey,
 			signal,
 			maxTokens: config.maxTokens,

@@ -3,7 +3,7 @@
 // throwIfAborted, ABORTED_TEXT, elideMiddle, boundErrorText, MAX_ERROR_TEXT_CHARS, and types (AgentTool,
 // AgentToolResult, AgentToolCall, AgentToolCallOutcome, Before/AfterToolCall*, RunToolCallOptions, ToolResolver,
 // ToolResultFields, AgentContext, AgentLoopConfig, AgentEvent, AgentMessage, AgentState, AgentOptions,
-// AgentListener, GantryAgentErrorCode).
+// AgentStreamOptions, AgentListener, GantryAgentErrorCode).
 
 export { ABORTED_TEXT, throwIfAborted } from "./abort.js";
 export { Agent, type AgentListener, type AgentOptions } from "./agent.js";
@@ -24,6 +24,7 @@ export type {
 	AgentLoopConfig,
 	AgentMessage,
 	AgentState,
+	AgentStreamOptions,
 	AgentTool,
 	AgentToolCall,
 	AgentToolCallOutcome,

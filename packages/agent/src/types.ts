@@ -7,6 +7,7 @@ import type {
 	Message,
 	Model,
 	NestedToolCalls,
+	StreamOptions,
 	stream,
 	TextContent,
 	Tool,
@@ -253,7 +254,15 @@ export interface AgentLoopConfig {
 	maxTokens?: number;
 	/** Sampling temperature. Default: the provider's. */
 	temperature?: number;
+	/**
+	 * More options sent with every model request (`StreamOptions` of `@gantry/ai`): `sessionId` (the
+	 * prompt-cache key), `reasoning`, `idleTimeoutMs`, `toolChoice`, … Default: none.
+	 */
+	streamOptions?: AgentStreamOptions;
 }
+
+/** The request options the loop passes through unchanged (it sets `apiKey`, `signal`, `maxTokens`, `temperature`). */
+export type AgentStreamOptions = Omit<StreamOptions, "apiKey" | "signal" | "maxTokens" | "temperature">;
 
 export type AgentEvent =
 	| { type: "agent_start" }

@@ -1,3 +1,5 @@
+import { createHash, randomUUID } from "node:crypto";
+import { resolve } from "node:path";
 import { Agent, type AgentEvent, type AgentMessage, type AgentTool, type AgentToolCall } from "@gantry/agent";
 import { type AssistantMessage, addUsage, createAssistantMessage, emptyUsage, type Model, type Tool } from "@gantry/ai";
 import { type ExtensionRunner, type ToolDefinition, type ToolInfo, wrapToolDefinition } from "@gantry/extensions";
@@ -31,6 +33,8 @@ export class AgentSession {
 	readonly tempDir: string;
 	/** The host the builtin tools act on (`options.workspace`, else the local folder `options.cwd`). */
 	readonly workspace: Workspace;
+	/** The prompt-cache key every model request carries (`options.sessionId`, else derived; see there). */
+	readonly sessionId: string;
 	readonly #options: AgentSessionOptions;
 	readonly #registry = new ToolRegistry();
 	readonly #nested: NestedToolCallRunner;
@@ -55,6 +59,7 @@ export class AgentSession {
 		environment: { workspace: Workspace; tempDir: string },
 	) {
 		this.#options = options;
+		this.sessionId = options.sessionId ?? sessionIdFor(options.sessionFile);
 		this.runner = runner;
 		this.workspace = environment.workspace;
 		this.tempDir = environment.tempDir;
@@ -85,6 +90,11 @@ export class AgentSession {
 			apiKey: options.apiKey,
 			maxTokens: options.maxTokens,
 			temperature: options.temperature,
+			streamOptions: {
+				sessionId: this.sessionId,
+				reasoning: options.reasoning,
+				idleTimeoutMs: options.idleTimeoutMs,
+			},
 			onListenerError: (error) => this.#report("a session listener failed", error),
 		});
 		this.#nested = new NestedToolCallRunner({
@@ -344,4 +354,10 @@ export class AgentSession {
 
 function isToolResult(message: AgentMessage): message is Extract<AgentMessage, { role: "toolResult" }> {
 	return (message as { role?: string }).role === "toolResult";
+}
+
+/** A stable id for a transcript file (its resumed runs share the prompt cache), else a random one. */
+function sessionIdFor(sessionFile: string | undefined): string {
+	if (sessionFile === undefined) return randomUUID();
+	return `gantry-${createHash("sha256").update(resolve(sessionFile)).digest("hex").slice(0, 32)}`;
 }

@@ -1,5 +1,5 @@
 import type { AgentMessage } from "@gantry/agent";
-import type { Model, stream } from "@gantry/ai";
+import type { Model, ReasoningLevel, stream } from "@gantry/ai";
 import type { Extension, ExtensionUI, ToolDefinition } from "@gantry/extensions";
 import type { AllToolsOptions, Workspace } from "@gantry/tools";
 
@@ -66,6 +66,18 @@ export interface AgentSessionOptions {
 	maxTokens?: number;
 	/** Sampling temperature, where the provider takes one. Default: the provider's. */
 	temperature?: number;
+	/**
+	 * How hard a reasoning model thinks (`StreamOptions.reasoning` of `@gantry/ai`). Default: the
+	 * provider's.
+	 */
+	reasoning?: ReasoningLevel;
+	/** No byte from the model's server for this long ends the request with an error. Default 120 000. */
+	idleTimeoutMs?: number;
+	/**
+	 * The session's prompt-cache key, sent with every request (`StreamOptions.sessionId`). Default: derived
+	 * from `sessionFile` (so a resumed session keeps its key), else a random id.
+	 */
+	sessionId?: string;
 	/** Replaces `stream` from `@gantry/ai` (custom transports, tests). */
 	streamFn?: typeof stream;
 	/** Messages to start with when no transcript is resumed. */
