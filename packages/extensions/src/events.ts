@@ -61,4 +61,9 @@ export type LifecycleEvent<TType extends LifecycleEventType = LifecycleEventType
 	{ type: TType }
 >;
 
-export type ExtensionEventType = "tool_call" | "tool_result" | LifecycleEventType;
+/** The session is being disposed: the moment to close what an extension opened (servers, connections). */
+export interface SessionShutdownEvent {
+	type: "session_shutdown";
+}
+
+export type ExtensionEventType = "tool_call" | "tool_result" | "session_shutdown" | LifecycleEventType;

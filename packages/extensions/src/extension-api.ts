@@ -2,6 +2,7 @@ import type { Model } from "@gantry/ai";
 import type {
 	LifecycleEvent,
 	LifecycleEventType,
+	SessionShutdownEvent,
 	ToolCallEvent,
 	ToolCallEventResult,
 	ToolResultEvent,
@@ -67,6 +68,12 @@ export type LifecycleHandler<TType extends LifecycleEventType = LifecycleEventTy
 	ctx: ExtensionContext,
 ) => void | Promise<void>;
 
+/**
+ * Runs when the session is disposed, after its last run ended: close servers, connections and processes
+ * the extension opened. Awaited; may throw (the error is reported and the other handlers still run).
+ */
+export type SessionShutdownHandler = (event: SessionShutdownEvent, ctx: ExtensionContext) => void | Promise<void>;
+
 /** What an extension function receives. */
 export interface ExtensionAPI {
 	/**
@@ -89,6 +96,8 @@ export interface ExtensionAPI {
 	on(event: "tool_call", handler: ToolCallHandler): void;
 	/** Result hook: rewrite the result. A throwing handler is reported and skipped. */
 	on(event: "tool_result", handler: ToolResultHandler): void;
+	/** The session is being disposed: close what the extension opened. See `SessionShutdownHandler`. */
+	on(event: "session_shutdown", handler: SessionShutdownHandler): void;
 	on<TType extends LifecycleEventType>(event: TType, handler: LifecycleHandler<TType>): void;
 	/** Names of the active (declared) tools. */
 	getActiveTools(): string[];

@@ -1,12 +1,20 @@
 import { ExtensionError } from "./errors.js";
 import type { ExtensionEventType } from "./events.js";
-import type { ExtensionAPI, LifecycleHandler, ToolCallHandler, ToolInfo, ToolResultHandler } from "./extension-api.js";
+import type {
+	ExtensionAPI,
+	LifecycleHandler,
+	SessionShutdownHandler,
+	ToolCallHandler,
+	ToolInfo,
+	ToolResultHandler,
+} from "./extension-api.js";
 import type { ToolDefinition } from "./tool-definition.js";
 import { assertValidToolDefinition } from "./tool-validation.js";
 
 const EVENT_TYPES: readonly ExtensionEventType[] = [
 	"tool_call",
 	"tool_result",
+	"session_shutdown",
 	"tool_execution_start",
 	"tool_execution_update",
 	"tool_execution_end",
@@ -17,7 +25,7 @@ const EVENT_TYPES: readonly ExtensionEventType[] = [
 ];
 
 /** Handlers of any event, stored untyped; the runner reads them back per event type. */
-type StoredHandler = ToolCallHandler | ToolResultHandler | LifecycleHandler;
+type StoredHandler = ToolCallHandler | ToolResultHandler | LifecycleHandler | SessionShutdownHandler;
 
 /** What the runner keeps of one added extension. */
 export interface ExtensionRecord {

@@ -14,6 +14,7 @@ import type {
 	ExtensionContext,
 	ExtensionUI,
 	LifecycleHandler,
+	SessionShutdownHandler,
 	ToolCallHandler,
 	ToolInfo,
 	ToolResultHandler,
@@ -205,6 +206,21 @@ export class ExtensionRunner {
 			this.createContext(),
 			this.#reporter,
 		);
+	}
+
+	/**
+	 * Tells every extension the session ends (`session_shutdown`), in load order, awaiting each handler.
+	 * Never rejects: a failing handler is reported and the next one still runs.
+	 */
+	async shutdown(): Promise<void> {
+		const context = this.createContext();
+		for (const { source, handler } of this.#entries<SessionShutdownHandler>("session_shutdown")) {
+			try {
+				await handler({ type: "session_shutdown" }, context);
+			} catch (error) {
+				this.#reporter(source, "session_shutdown", error);
+			}
+		}
 	}
 
 	/** The `ExtensionContext` handlers receive, reflecting the bound action host's model and run. */

@@ -237,6 +237,8 @@ export class AgentSession {
 		this.#disposed = true;
 		this.agent.abort();
 		await this.agent.waitForIdle();
+		// Extensions close what they opened (MCP servers and their processes) while the hosts still exist.
+		await this.runner.shutdown();
 		this.runner.setToolHost(undefined);
 		this.runner.setActionHost(undefined);
 		// Every process the session's commands started dies with it, background ones included.

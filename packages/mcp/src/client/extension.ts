@@ -53,8 +53,8 @@ function withdrawalReason(connection: McpServerConnection): string {
  * An extension that registers the tools of the configured MCP servers as `mcp__<server>__<tool>`.
  * Servers start in the background, in parallel, when the extension is added; their tools appear when
  * they are ready (so a session's start never waits), follow `tools/list_changed`, and are withdrawn
- * when a server fails or closes (calls to them then get a clear error result). Call `close()` when the
- * session ends.
+ * when a server fails or closes (calls to them then get a clear error result). The servers are closed
+ * when the last session the extension was added to is disposed (`session_shutdown`), or by `close()`.
  */
 export function createMcpExtension(config: McpConfig, options: McpExtensionOptions = {}): McpExtension {
 	const names = Object.keys(config.mcpServers);
@@ -135,6 +135,13 @@ export function createMcpExtension(config: McpConfig, options: McpExtensionOptio
 	let started = false;
 	const extension = ((api: ExtensionAPI) => {
 		apis.push(api);
+		// The servers live as long as the sessions that use them: the last one to end closes them.
+		api.on("session_shutdown", async () => {
+			const index = apis.indexOf(api);
+			if (index === -1) return;
+			apis.splice(index, 1);
+			if (apis.length === 0) await extension.close();
+		});
 		for (const connection of connections)
 			applyChanges(api, new Map(), registered.get(connection.name) ?? new Map(), withdrawalReason(connection));
 		if (started) return;
