@@ -91,11 +91,14 @@ export async function runInteractiveMode(setup: InteractiveSetup): Promise<numbe
 				aborted = true;
 				session.abort();
 			};
-			// Ctrl-C aborts the run; anything else typed meanwhile goes into the editor and is the next
-			// prompt's text (Enter does not submit it while the run goes on).
+			// Ctrl-C aborts the run. Anything else typed meanwhile goes into the editor: it is the next prompt's
+			// text, and Enter queues it to be sent as soon as the run ends (an aborted run puts it back instead).
+			let queued: string | undefined;
 			const removeHandler = keys.push((key) => {
 				if (key.ctrl && key.name === "c") abortRun?.();
-				else if (!(key.ctrl && key.name === "d")) editor.handle(key, { submit: false });
+				else if (!(key.ctrl && key.name === "d") && editor.handle(key) === "submit" && queued === undefined) {
+					queued = editor.take();
+				}
 				return true;
 			});
 			try {
@@ -107,6 +110,10 @@ export async function runInteractiveMode(setup: InteractiveSetup): Promise<numbe
 			// A run stopped during its tools ends without an aborted model message; say so anyway.
 			const stoppedModel = lastAssistantMessage(session.messages)?.stopReason === "aborted";
 			view.commit(aborted && !stoppedModel ? [theme.warning("Aborted."), ""] : [""]);
+			if (queued !== undefined) {
+				if (aborted) editor.restore(queued);
+				else next = queued;
+			}
 		}
 	} finally {
 		view.dispose();

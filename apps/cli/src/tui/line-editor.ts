@@ -27,14 +27,8 @@ export class LineEditor {
 		return this.#chars.join("");
 	}
 
-	/**
-	 * Applies one key. With `submit: false` (typing while a run goes on) Enter only ever adds a new line
-	 * and ↑/↓ leave the history alone.
-	 */
-	handle(key: KeyPress, options: { submit?: boolean } = {}): EditResult {
-		if (options.submit === false && (key.name === "return" || key.name === "up" || key.name === "down")) {
-			return key.name === "return" ? this.#insert("\n") : "ignored";
-		}
+	/** Applies one key. */
+	handle(key: KeyPress): EditResult {
 		if (isPrintable(key)) return this.#insert(key.sequence.replace(/\r\n?/g, "\n"));
 		const name = key.ctrl ? `ctrl-${key.name}` : key.name;
 		switch (name) {
@@ -94,6 +88,12 @@ export class LineEditor {
 		if (text.trim() !== "" && this.#history.at(-1) !== text) this.#history.push(text);
 		this.clear();
 		return text;
+	}
+
+	/** Puts `text` back as the line (cursor at its end), e.g. a queued prompt whose run was aborted. */
+	restore(text: string): void {
+		this.clear();
+		this.#insert(text);
 	}
 
 	clear(): void {

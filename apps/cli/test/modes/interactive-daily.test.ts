@@ -113,4 +113,18 @@ describe.skipIf(!HAS_TMUX)("interactive mode for daily use", () => {
 		const second = server.requests[1].body.messages as { role: string; content: unknown }[];
 		expect(JSON.stringify(second.at(-1)?.content)).toContain("follow up");
 	});
+
+	it("sends a prompt typed and entered during a run as soon as the run ends", async () => {
+		server.enqueue({ text: "one two three four five six seven eight nine ten eleven twelve.", delayMs: 150 });
+		server.enqueue({ text: "Queued answer." });
+		const gantry = await startGantry();
+		gantry.type("first");
+		gantry.press("Enter");
+		await gantry.waitFor("one two");
+		gantry.type("and then this");
+		gantry.press("Enter");
+		await gantry.waitFor("Queued answer.");
+		const second = server.requests[1].body.messages as { role: string; content: unknown }[];
+		expect(JSON.stringify(second.at(-1)?.content)).toContain("and then this");
+	});
 });

@@ -68,11 +68,11 @@ describe("LineEditor", () => {
 		expect(editor.handle(key("return"))).toBe("submit");
 	});
 
-	it("takes keys typed during a run without submitting or browsing", () => {
+	it("puts a text back as the line", () => {
 		const editor = new LineEditor();
-		typeInto(editor, text("earlier"));
-		editor.take();
-		for (const press of [text("next"), key("up"), key("return"), text("step")]) editor.handle(press, { submit: false });
-		expect(editor.text).toBe("next\nstep");
+		typeInto(editor, text("draft"));
+		editor.restore("queued\nprompt");
+		expect(editor.text).toBe("queued\nprompt");
+		expect(editor.view(2, 80)).toEqual({ text: "queued↵prompt", column: 15 });
 	});
 });
