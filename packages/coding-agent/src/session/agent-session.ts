@@ -1,6 +1,13 @@
 import { createHash, randomUUID } from "node:crypto";
 import { resolve } from "node:path";
-import { Agent, type AgentEvent, type AgentMessage, type AgentTool, type AgentToolCall } from "@gantry/agent";
+import {
+	Agent,
+	type AgentEvent,
+	type AgentMessage,
+	type AgentStreamOptions,
+	type AgentTool,
+	type AgentToolCall,
+} from "@gantry/agent";
 import { type AssistantMessage, addUsage, createAssistantMessage, emptyUsage, type Model, type Tool } from "@gantry/ai";
 import { type ExtensionRunner, type ToolDefinition, type ToolInfo, wrapToolDefinition } from "@gantry/extensions";
 import type { Workspace } from "@gantry/tools";
@@ -90,11 +97,7 @@ export class AgentSession {
 			apiKey: options.apiKey,
 			maxTokens: options.maxTokens,
 			temperature: options.temperature,
-			streamOptions: {
-				sessionId: this.sessionId,
-				reasoning: options.reasoning,
-				idleTimeoutMs: options.idleTimeoutMs,
-			},
+			streamOptions: this.#streamOptions(),
 			onListenerError: (error) => this.#report("a session listener failed", error),
 		});
 		this.#nested = new NestedToolCallRunner({
@@ -251,6 +254,14 @@ export class AgentSession {
 		if (this.#options.keepWorkspaceOpen !== true && typeof closable.close === "function") {
 			await closable.close().catch((error: unknown) => this.#report("could not close the workspace", error));
 		}
+	}
+
+	/** Request options the session adds; unset ones are left out, so a `streamFn`'s own defaults still apply. */
+	#streamOptions(): AgentStreamOptions {
+		const streamOptions: AgentStreamOptions = { sessionId: this.sessionId };
+		if (this.#options.reasoning !== undefined) streamOptions.reasoning = this.#options.reasoning;
+		if (this.#options.idleTimeoutMs !== undefined) streamOptions.idleTimeoutMs = this.#options.idleTimeoutMs;
+		return streamOptions;
 	}
 
 	#rebuild(): void {

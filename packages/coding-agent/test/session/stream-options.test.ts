@@ -39,6 +39,18 @@ describe("the session's request options", () => {
 		expect(seen[0]).toMatchObject({ reasoning: "high", idleTimeoutMs: 5_000 });
 	});
 
+	it("leaves out what it was not given, so a streamFn's own defaults still apply", async () => {
+		const seen: StreamOptions[] = [];
+		const session = await createAgentSession({
+			cwd,
+			model: createFauxModel([{ text: "ok" }]),
+			streamFn: recordingStream(seen),
+		});
+		await session.prompt("go");
+		await session.dispose();
+		expect(Object.keys(seen[0]).filter((key) => key === "reasoning" || key === "idleTimeoutMs")).toEqual([]);
+	});
+
 	it("keeps the key of a resumed transcript, and gives other sessions their own", async () => {
 		const sessionFile = join(cwd, "session.jsonl");
 		const ids: string[] = [];
