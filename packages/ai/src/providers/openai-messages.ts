@@ -117,7 +117,8 @@ function contentPart(model: Model, block: TextContent | ImageContent): ChatCompl
 	return { type: "image_url", image_url: { url: `data:${block.mimeType};base64,${block.data}` } };
 }
 
-function toolResultText(message: ToolResultMessage): string {
+/** The text of a tool result for APIs that take text only there (images follow in a user message). */
+export function toolResultText(message: ToolResultMessage): string {
 	const text = message.content
 		.filter((block): block is TextContent => block.type === "text")
 		.map((block) => block.text)
@@ -129,6 +130,13 @@ function toolResultText(message: ToolResultMessage): string {
 function toolResultImages(model: Model, message: ToolResultMessage): ChatCompletionContentPart[] {
 	const images = message.content.filter((block): block is ImageContent => block.type === "image");
 	if (images.length === 0) return [];
-	const label = `Image${images.length > 1 ? "s" : ""} returned by the ${message.toolName} tool call ${message.toolCallId}:`;
-	return [{ type: "text", text: label }, ...images.map((image) => contentPart(model, image))];
+	return [
+		{ type: "text", text: toolResultImageLabel(message, images.length) },
+		...images.map((image) => contentPart(model, image)),
+	];
+}
+
+/** The line that introduces a tool result's images in the user message that carries them. */
+export function toolResultImageLabel(message: ToolResultMessage, count: number): string {
+	return `Image${count > 1 ? "s" : ""} returned by the ${message.toolName} tool call ${message.toolCallId}:`;
 }

@@ -17,6 +17,7 @@ import type {
 	ToolResultMessage,
 	UserMessage,
 } from "../types.js";
+import { toolResultImageLabel, toolResultText } from "./openai-messages.js";
 import { IMAGE_OMITTED_TEXT, normalizeTranscript } from "./transcript.js";
 
 const API = "openai-responses";
@@ -41,7 +42,7 @@ export function toResponsesInput(model: Model, context: Context): ResponseInputI
 	};
 	for (const message of normalizeTranscript(context.messages)) {
 		if (message.role === "toolResult") {
-			items.push({ type: "function_call_output", call_id: message.toolCallId, output: resultText(message) });
+			items.push({ type: "function_call_output", call_id: message.toolCallId, output: toolResultText(message) });
 			toolImages.push(...resultImages(model, message));
 			continue;
 		}
@@ -116,18 +117,9 @@ function inputContent(model: Model, block: TextContent | ImageContent): Response
 	return { type: "input_image", detail: "auto", image_url: `data:${block.mimeType};base64,${block.data}` };
 }
 
-function resultText(message: ToolResultMessage): string {
-	const text = message.content
-		.filter((block): block is TextContent => block.type === "text")
-		.map((block) => block.text)
-		.join("\n");
-	if (text) return text;
-	return message.content.some((block) => block.type === "image") ? "(see the attached image)" : "(no output)";
-}
-
 function resultImages(model: Model, message: ToolResultMessage): ResponseInputContent[] {
 	const images = message.content.filter((block): block is ImageContent => block.type === "image");
 	if (images.length === 0) return [];
-	const label = `Image${images.length > 1 ? "s" : ""} returned by the ${message.toolName} tool call ${message.toolCallId}:`;
+	const label = toolResultImageLabel(message, images.length);
 	return [{ type: "input_text", text: label }, ...images.map((image) => inputContent(model, image))];
 }
