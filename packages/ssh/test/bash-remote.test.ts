@@ -1,27 +1,19 @@
-import { rm, stat } from "node:fs/promises";
+import { stat } from "node:fs/promises";
 import type { AgentToolResult } from "@gantry/agent";
 import type { ExtensionToolContext } from "@gantry/extensions";
 import { createBashToolDefinition } from "@gantry/tools";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import type { SshWorkspace } from "../src/index.js";
-import { startTestSshServer, type TestSshServer } from "../src/testing/index.js";
+import type { TestSshServer } from "../src/testing/index.js";
 import { processesWith, uniqueSleep } from "./helpers/processes.js";
-import { connectTestWorkspace } from "./helpers/workspace.js";
+import { useRemoteWorkspace } from "./helpers/workspace.js";
 
 let server: TestSshServer;
 let workspace: SshWorkspace;
-let folder: string;
 const noContext = undefined as unknown as ExtensionToolContext;
 
-beforeAll(async () => {
-	server = await startTestSshServer();
-	folder = await server.makeRemoteFolder();
-	workspace = await connectTestWorkspace(server, folder);
-});
-afterAll(async () => {
-	await workspace?.close();
-	await server?.stop();
-	if (folder) await rm(folder, { recursive: true, force: true });
+useRemoteWorkspace((fixture) => {
+	({ server, workspace } = fixture);
 });
 
 function bash(command: string, options: { timeout?: number; signal?: AbortSignal } = {}) {

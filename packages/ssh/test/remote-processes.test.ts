@@ -1,26 +1,19 @@
-import { mkdir, rm, writeFile } from "node:fs/promises";
+import { mkdir, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { setTimeout as sleep } from "node:timers/promises";
 import type { WorkspaceSpawnOptions } from "@gantry/tools";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import type { SshWorkspace } from "../src/index.js";
-import { startTestSshServer, type TestSshServer } from "../src/testing/index.js";
+import type { TestSshServer } from "../src/testing/index.js";
 import { processesWith, uniqueSleep } from "./helpers/processes.js";
-import { connectTestWorkspace } from "./helpers/workspace.js";
+import { useRemoteWorkspace } from "./helpers/workspace.js";
 
 let server: TestSshServer;
 let workspace: SshWorkspace;
 let folder: string;
 
-beforeAll(async () => {
-	server = await startTestSshServer();
-	folder = await server.makeRemoteFolder();
-	workspace = await connectTestWorkspace(server, folder);
-});
-afterAll(async () => {
-	await workspace?.close();
-	await server?.stop();
-	if (folder) await rm(folder, { recursive: true, force: true });
+useRemoteWorkspace((fixture) => {
+	({ server, folder, workspace } = fixture);
 });
 
 async function spawnCollect(file: string, args: string[], options: Partial<WorkspaceSpawnOptions> = {}) {

@@ -1,26 +1,19 @@
 import { execFile } from "node:child_process";
-import { lstat, mkdir, readFile, rm, stat, symlink, writeFile } from "node:fs/promises";
+import { lstat, mkdir, readFile, stat, symlink, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { promisify } from "node:util";
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { beforeEach, describe, expect, it } from "vitest";
 import type { SshWorkspace } from "../src/index.js";
-import { startTestSshServer, type TestSshServer } from "../src/testing/index.js";
-import { connectTestWorkspace } from "./helpers/workspace.js";
+import type { TestSshServer } from "../src/testing/index.js";
+import { useRemoteWorkspace } from "./helpers/workspace.js";
 
 const run = promisify(execFile);
 let server: TestSshServer;
 let workspace: SshWorkspace;
 let folder: string;
 
-beforeAll(async () => {
-	server = await startTestSshServer();
-	folder = await server.makeRemoteFolder();
-	workspace = await connectTestWorkspace(server, folder);
-});
-afterAll(async () => {
-	await workspace?.close();
-	await server?.stop();
-	if (folder) await rm(folder, { recursive: true, force: true });
+useRemoteWorkspace((fixture) => {
+	({ server, folder, workspace } = fixture);
 });
 
 /** Runs a command on the host and collects its standard output. */
