@@ -1,5 +1,6 @@
 import type { AgentToolResult } from "@gantry/agent";
 import type { ExtensionToolContext, ToolDefinition, ToolLoadout } from "@gantry/extensions";
+import type { Workspace } from "@gantry/tools";
 import { type Static, Type } from "@sinclair/typebox";
 import { CodingAgentError } from "../errors.js";
 import { boundCallRecords, type CodemodeCallSummary } from "./call-records.js";
@@ -50,6 +51,11 @@ export interface CodemodeToolOptions {
 	maxOutputTokens?: number;
 	/** Folder for full-output files (the session temp folder); a function is read at each call. */
 	tempDir: string | (() => string);
+	/**
+	 * The workspace `tempDir` is on and the full-output files are written through (the session passes
+	 * its own, so the file is where the model's `read` and `bash` look). Default: this machine.
+	 */
+	workspace?: Workspace;
 	/**
 	 * The session's facts about each tool (exposure, output schema, namespace). Without it every
 	 * tool counts as `direct` and keeps its own `outputSchema` — so `ALL_TOOLS` cannot leave out
@@ -112,6 +118,7 @@ export function createCodemodeToolDefinition(
 				tools: host,
 				...limits,
 				tempDir: typeof options.tempDir === "function" ? options.tempDir() : options.tempDir,
+				...(options.workspace !== undefined ? { workspace: options.workspace } : {}),
 				signal: signal ?? ctx.signal,
 			});
 			const bounded = boundCallRecords(result.calls);

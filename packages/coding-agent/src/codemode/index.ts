@@ -28,6 +28,7 @@ export {
 	MAX_SAVED_OUTPUT_BYTES,
 	OutputCapture,
 	type OutputCaptureOptions,
+	type OutputFileHost,
 } from "./output.js";
 export {
 	type CodemodeScriptResult,

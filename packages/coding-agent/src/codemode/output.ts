@@ -1,17 +1,29 @@
 import { randomUUID } from "node:crypto";
-import { closeSync, mkdirSync, openSync, writeSync } from "node:fs";
-import { join } from "node:path";
+import { join, posix } from "node:path";
+import type { WorkspaceFileSystem, WorkspaceWriteHandle } from "@gantry/tools";
 
 /** Characters counted per token when turning a token budget into a size. */
 export const CHARS_PER_TOKEN = 4;
 /** The saved full-output file stops growing here, so a chatty script cannot fill the disk. */
 export const MAX_SAVED_OUTPUT_BYTES = 64 * 1024 * 1024;
 
+/** Where the full-output file is written: the session's workspace (its file system and path syntax). */
+export interface OutputFileHost {
+	readonly fs: WorkspaceFileSystem;
+	/** `true` for this machine (native paths); otherwise the host's paths are POSIX paths. */
+	readonly isLocal: boolean;
+}
+
 export interface OutputCaptureOptions {
 	/** Output budget in tokens (`CHARS_PER_TOKEN` characters each). */
 	maxOutputTokens: number;
-	/** Folder for the full-output file, created when needed; written only when the output overflows. */
+	/**
+	 * Folder for the full-output file, a path on `host`; created (through `host.fs`) when needed, written
+	 * only when the output overflows.
+	 */
 	tempDir: string;
+	/** The workspace the file is written on (the session's). */
+	host: OutputFileHost;
 }
 
 /** The output as the result shows it. */
@@ -27,29 +39,47 @@ export interface CapturedOutput {
 
 /**
  * Collects a script's output in production order (entries joined with newlines) with bounded memory:
- * until the budget is reached everything is kept; past it the full text goes to a file in `tempDir`
- * while only the head and a rolling tail stay in memory.
+ * until the budget is reached everything is kept; past it the full text goes to a file in `tempDir` on
+ * the workspace while only the head and a rolling tail stay in memory.
+ *
+ * `append` is synchronous (the script produces output without waiting) while the workspace writes are
+ * not: saved text waits in a queue that one write at a time empties in order. What waits there counts
+ * toward `MAX_SAVED_OUTPUT_BYTES`, so the queue never holds more than that. Every write failure is
+ * caught and becomes the notice's reason; none is left unhandled.
  */
 export class OutputCapture {
 	readonly #maxChars: number;
 	readonly #tempDir: string;
+	readonly #host: OutputFileHost;
 	#chunks: string[] = [];
 	#length = 0;
 	#head = "";
 	#tail = "";
 	#spilled = false;
-	#file: number | undefined;
 	#filePath: string | undefined;
-	#fileBytes = 0;
+	#handle: WorkspaceWriteHandle | undefined;
+	/** Set once the file takes nothing more (it failed or was closed). */
+	#fileClosed = false;
+	/** Text waiting for the file, in order. */
+	#pending: Buffer[] = [];
+	#flushQueued = false;
+	/** Bytes accepted for the file: written or waiting. */
+	#acceptedBytes = 0;
+	#capped = false;
 	#fileProblem: string | undefined;
+	/** The open, then each flush and the close, one after another; never rejects. */
+	#work: Promise<void> = Promise.resolve();
+	#finished = false;
 
 	constructor(options: OutputCaptureOptions) {
 		this.#maxChars = Math.max(1, options.maxOutputTokens) * CHARS_PER_TOKEN;
 		this.#tempDir = options.tempDir;
+		this.#host = options.host;
 	}
 
-	/** Adds one entry (a `text()` call, a console line, the returned value). */
+	/** Adds one entry (a `text()` call, a console line, the returned value). Ignored after `finish()`. */
 	append(entry: string): void {
+		if (this.#finished) return;
 		const chunk = this.#length === 0 ? entry : `\n${entry}`;
 		this.#length += chunk.length;
 		if (!this.#spilled) {
@@ -57,25 +87,39 @@ export class OutputCapture {
 			if (this.#length > this.#maxChars) this.#spill();
 			return;
 		}
-		this.#writeToFile(chunk);
+		this.#save(chunk);
 		const tailChars = this.#maxChars - this.#head.length;
 		this.#tail = (this.#tail + chunk).slice(-tailChars);
 	}
 
-	/** Closes the file (if any) and returns what the result shows. Call once. */
-	finish(): CapturedOutput {
-		if (this.#file !== undefined) this.#stopFile(undefined);
+	/**
+	 * Waits until the file (if any) holds everything and is closed, then returns what the result shows.
+	 * Call once. Never rejects. When `signal` fires first, it stops waiting and says the file may be
+	 * incomplete.
+	 */
+	async finish(signal?: AbortSignal): Promise<CapturedOutput> {
+		this.#finished = true;
+		if (this.#spilled) {
+			this.#work = this.#work.then(() => this.#close());
+			await untilDoneOrAborted(this.#work, signal, () => {
+				this.#fileProblem ??= "saving it was aborted; the file may be incomplete";
+			});
+		}
+		return this.#result();
+	}
+
+	#result(): CapturedOutput {
 		if (!this.#spilled) return { text: this.#chunks.join(""), truncated: false, totalChars: this.#length };
 		const head = snapHeadToLine(this.#head);
 		const tail = snapTailToLine(this.#tail);
 		const omitted = this.#length - head.length - tail.length;
 		const budgetTokens = this.#maxChars / CHARS_PER_TOKEN;
+		const problem =
+			this.#fileProblem ?? (this.#capped ? `the file stops at ${MAX_SAVED_OUTPUT_BYTES} bytes` : undefined);
 		let where: string;
-		if (this.#filePath !== undefined && this.#fileProblem === undefined)
-			where = `the full output is in ${this.#filePath}`;
-		else if (this.#filePath !== undefined)
-			where = `the first part of the output is in ${this.#filePath} (${this.#fileProblem})`;
-		else where = `the full output could not be saved (${this.#fileProblem})`;
+		if (this.#filePath !== undefined && problem === undefined) where = `the full output is in ${this.#filePath}`;
+		else if (this.#filePath !== undefined) where = `the first part of the output is in ${this.#filePath} (${problem})`;
+		else where = `the full output could not be saved (${problem})`;
 		const notice = `[... ${omitted} characters omitted: the output was ${this.#length} characters, over the ${budgetTokens}-token budget; ${where} ...]`;
 		const captured: CapturedOutput = {
 			text: `${head}\n\n${notice}\n\n${tail}`,
@@ -93,42 +137,100 @@ export class OutputCapture {
 		const headChars = Math.floor(this.#maxChars / 2);
 		this.#head = all.slice(0, headChars);
 		this.#tail = all.slice(-(this.#maxChars - headChars));
-		try {
-			mkdirSync(this.#tempDir, { recursive: true });
-			this.#filePath = join(this.#tempDir, `codemode-output-${Date.now()}-${randomUUID().slice(0, 8)}.txt`);
-			this.#file = openSync(this.#filePath, "w");
-		} catch (error) {
-			this.#filePath = undefined;
-			this.#fileProblem = (error as Error).message;
-			return;
-		}
-		this.#writeToFile(all);
+		const name = `codemode-output-${Date.now()}-${randomUUID().slice(0, 8)}.txt`;
+		const path = this.#host.isLocal ? join(this.#tempDir, name) : posix.join(this.#tempDir, name);
+		this.#work = this.#open(path);
+		this.#save(all);
 	}
 
-	#writeToFile(text: string): void {
-		if (this.#file === undefined) return;
+	async #open(path: string): Promise<void> {
+		try {
+			await this.#host.fs.mkdir(this.#tempDir);
+			this.#handle = await this.#host.fs.createWriteStream(path);
+			this.#filePath = path;
+		} catch (error) {
+			this.#stopFile(messageOf(error));
+		}
+	}
+
+	/** Queues `text` for the file, up to the size cap. */
+	#save(text: string): void {
+		if (this.#fileClosed || this.#capped) return;
 		const bytes = Buffer.from(text, "utf8");
+		const room = MAX_SAVED_OUTPUT_BYTES - this.#acceptedBytes;
+		if (bytes.length > room) this.#capped = true;
+		const kept = bytes.length > room ? bytes.subarray(0, room) : bytes;
+		if (kept.length === 0) return;
+		this.#pending.push(kept);
+		this.#acceptedBytes += kept.length;
+		if (this.#flushQueued) return;
+		this.#flushQueued = true;
+		this.#work = this.#work.then(() => this.#flush());
+	}
+
+	/** Writes everything waiting as one batch (what arrives meanwhile gets the next flush). */
+	async #flush(): Promise<void> {
+		this.#flushQueued = false;
+		const handle = this.#handle;
+		if (handle === undefined || this.#fileClosed || this.#pending.length === 0) return;
+		const batch = this.#pending.length === 1 ? this.#pending[0] : Buffer.concat(this.#pending);
+		this.#pending = [];
 		try {
-			const room = MAX_SAVED_OUTPUT_BYTES - this.#fileBytes;
-			writeSync(this.#file, bytes, 0, Math.min(room, bytes.length));
-			this.#fileBytes += Math.min(room, bytes.length);
-			if (bytes.length > room) this.#stopFile(`the file stops at ${MAX_SAVED_OUTPUT_BYTES} bytes`);
+			await handle.write(batch);
 		} catch (error) {
-			this.#stopFile((error as Error).message);
+			this.#stopFile(messageOf(error));
 		}
 	}
 
-	/** Closes the file; `problem` says why it stopped early (undefined when the output simply ended). */
-	#stopFile(problem: string | undefined): void {
-		this.#fileProblem ??= problem;
-		const file = this.#file;
-		this.#file = undefined;
+	async #close(): Promise<void> {
+		const handle = this.#handle;
+		this.#handle = undefined;
+		this.#fileClosed = true;
+		this.#pending = [];
+		if (handle === undefined) return;
 		try {
-			if (file !== undefined) closeSync(file);
-		} catch {
-			// The file is abandoned either way; its problem is already reported.
+			await handle.close();
+		} catch (error) {
+			this.#fileProblem ??= messageOf(error);
 		}
 	}
+
+	/** The file takes nothing more; `problem` says why. An open handle is closed in the background. */
+	#stopFile(problem: string): void {
+		this.#fileProblem ??= problem;
+		this.#fileClosed = true;
+		this.#pending = [];
+		const handle = this.#handle;
+		this.#handle = undefined;
+		// The file is abandoned either way and its problem is already reported.
+		handle?.close().catch(() => {});
+	}
+}
+
+/** Resolves when `work` settles, or sooner (after calling `onAbort`) when `signal` fires. */
+async function untilDoneOrAborted(work: Promise<void>, signal: AbortSignal | undefined, onAbort: () => void) {
+	if (signal === undefined) return work;
+	if (signal.aborted) {
+		onAbort();
+		return;
+	}
+	let stop: () => void = () => {};
+	const aborted = new Promise<void>((resolve) => {
+		stop = () => {
+			onAbort();
+			resolve();
+		};
+		signal.addEventListener("abort", stop, { once: true });
+	});
+	try {
+		await Promise.race([work, aborted]);
+	} finally {
+		signal.removeEventListener("abort", stop);
+	}
+}
+
+function messageOf(error: unknown): string {
+	return error instanceof Error ? error.message : String(error);
 }
 
 /** Cuts the head back to its last line break when that keeps at least half of it. */

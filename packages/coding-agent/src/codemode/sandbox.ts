@@ -1,7 +1,8 @@
+import { createLocalWorkspace } from "@gantry/tools";
 import { JSException, MAX_STACK_SIZE, QuickJS } from "quickjs-wasi";
 import { type CodemodeCallRecord, installBridge } from "./bridge.js";
 import { parseOptionsLine } from "./options-line.js";
-import { CHARS_PER_TOKEN, OutputCapture } from "./output.js";
+import { type CapturedOutput, CHARS_PER_TOKEN, OutputCapture, type OutputFileHost } from "./output.js";
 import { completedText, failedText, notStartedText } from "./result-text.js";
 import { type CodemodeToolHost, type CodemodeToolInfo, scriptCallableTools } from "./tool-host.js";
 import { loadQuickJsModule } from "./wasm-module.js";
@@ -25,8 +26,13 @@ export interface RunCodemodeScriptOptions {
 	memoryLimitBytes?: number;
 	/** Output budget in tokens (4 characters each); longer output keeps its head and tail. Default 10,000. */
 	maxOutputTokens?: number;
-	/** Folder for the full-output file (created when output overflows). */
+	/** Folder for the full-output file, a path on `workspace` (created when output overflows). */
 	tempDir: string;
+	/**
+	 * The workspace the full-output file is written on: the session's (`AgentSession.workspace`), so the
+	 * path the result names is one the model's `read` and `bash` reach. Default: this machine.
+	 */
+	workspace?: OutputFileHost;
 	/** Stops the script (a `Script aborted` failure) and aborts its running tool calls. */
 	signal?: AbortSignal;
 }
@@ -101,6 +107,7 @@ export async function runCodemodeScript(options: RunCodemodeScriptOptions): Prom
 	const capture = new OutputCapture({
 		maxOutputTokens,
 		tempDir: options.tempDir,
+		host: options.workspace ?? createLocalWorkspace(options.tempDir),
 	});
 	const controller = new AbortController();
 	let ending: Ending | undefined;
@@ -180,7 +187,9 @@ export async function runCodemodeScript(options: RunCodemodeScriptOptions): Prom
 		if (running.length > 0) controller.abort();
 		vm.dispose();
 	}
-	return buildResult(ending ?? { kind: "crash", message: "the script ended without a result" }, capture, [...calls], {
+	// The full-output file is complete (and closed) before the result names it.
+	const output = await capture.finish(options.signal);
+	return buildResult(ending ?? { kind: "crash", message: "the script ended without a result" }, output, [...calls], {
 		timeoutMs,
 		memoryLimitBytes,
 		maxOutputChars: Math.max(1, maxOutputTokens) * CHARS_PER_TOKEN,
@@ -189,11 +198,10 @@ export async function runCodemodeScript(options: RunCodemodeScriptOptions): Prom
 
 function buildResult(
 	ending: Ending,
-	capture: OutputCapture,
+	output: CapturedOutput,
 	calls: CodemodeCallRecord[],
 	limits: { timeoutMs: number; memoryLimitBytes: number; maxOutputChars: number },
 ): CodemodeScriptResult {
-	const output = capture.finish();
 	const result: CodemodeScriptResult = { ok: true, text: "", output: output.text, calls, started: true };
 	if (output.fullOutputPath !== undefined) result.fullOutputPath = output.fullOutputPath;
 	if (ending.kind === "completed") {

@@ -39,6 +39,7 @@ export function createBuiltinToolSources(environment: SessionToolsEnvironment): 
 	const codemode = createCodemodeToolDefinition({
 		...options.codemode,
 		tempDir: environment.tempDir,
+		workspace: environment.workspace,
 		catalog: (name) => {
 			const entry = registry.get(name);
 			if (!entry) return undefined;

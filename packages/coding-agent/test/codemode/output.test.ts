@@ -1,5 +1,6 @@
 import { readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
+import { createLocalWorkspace } from "@gantry/tools";
 import { afterEach, beforeEach, describe, expect, test } from "vitest";
 import { OutputCapture } from "../../src/codemode/index.js";
 import { makeTempDir } from "./fixtures.js";
@@ -10,19 +11,21 @@ beforeEach(() => {
 });
 afterEach(() => temp.remove());
 
-describe("OutputCapture", () => {
-	test("joins entries with newlines and keeps everything within the budget", () => {
-		const capture = new OutputCapture({ maxOutputTokens: 10, tempDir: temp.path });
+const host = createLocalWorkspace(process.cwd());
+
+describe("OutputCapture", async () => {
+	test("joins entries with newlines and keeps everything within the budget", async () => {
+		const capture = new OutputCapture({ maxOutputTokens: 10, tempDir: temp.path, host });
 		capture.append("one");
 		capture.append("two");
-		expect(capture.finish()).toEqual({ text: "one\ntwo", truncated: false, totalChars: 7 });
+		expect(await capture.finish()).toEqual({ text: "one\ntwo", truncated: false, totalChars: 7 });
 		expect(readdirSync(temp.path)).toEqual([]);
 	});
 
-	test("over the budget keeps the head and the tail around a notice and saves everything", () => {
-		const capture = new OutputCapture({ maxOutputTokens: 25, tempDir: join(temp.path, "nested") });
+	test("over the budget keeps the head and the tail around a notice and saves everything", async () => {
+		const capture = new OutputCapture({ maxOutputTokens: 25, tempDir: join(temp.path, "nested"), host });
 		for (let index = 0; index < 1000; index++) capture.append(`entry ${index}`);
-		const output = capture.finish();
+		const output = await capture.finish();
 		expect(output.truncated).toBe(true);
 		expect(output.text.startsWith("entry 0\nentry 1\n")).toBe(true);
 		expect(output.text.endsWith("entry 998\nentry 999")).toBe(true);
@@ -32,27 +35,41 @@ describe("OutputCapture", () => {
 		const kept = output.text.replace(/\n\n\[\.\.\..*\.\.\.\]\n\n/, "\n");
 		expect(kept.length).toBeLessThanOrEqual(100);
 		const saved = readFileSync(output.fullOutputPath ?? "", "utf8");
-		expect(saved.split("\n")).toHaveLength(1000);
+		expect(saved).toBe(Array.from({ length: 1000 }, (_, index) => `entry ${index}`).join("\n"));
 		expect(saved.length).toBe(output.totalChars);
 	});
 
-	test("a single huge entry is cut too", () => {
-		const capture = new OutputCapture({ maxOutputTokens: 10, tempDir: temp.path });
+	test("a single huge entry is cut too", async () => {
+		const capture = new OutputCapture({ maxOutputTokens: 10, tempDir: temp.path, host });
 		capture.append(`${"a".repeat(5000)}${"z".repeat(5000)}`);
-		const output = capture.finish();
+		const output = await capture.finish();
 		expect(output.text.startsWith("aaaa")).toBe(true);
 		expect(output.text.endsWith("zzzz")).toBe(true);
 		expect(output.text).toContain("10000 characters");
 	});
 
-	test("says so when the full output cannot be saved", () => {
+	test("says so when the full output cannot be saved", async () => {
 		const blocker = join(temp.path, "file");
 		// A folder below a regular file cannot be created.
 		writeFileSync(blocker, "x");
-		const capture = new OutputCapture({ maxOutputTokens: 1, tempDir: join(blocker, "sub") });
+		const capture = new OutputCapture({ maxOutputTokens: 1, tempDir: join(blocker, "sub"), host });
 		capture.append("0123456789");
-		const output = capture.finish();
+		const output = await capture.finish();
 		expect(output.fullOutputPath).toBeUndefined();
 		expect(output.text).toContain("the full output could not be saved");
 	});
+
+	test.skipIf(process.platform !== "linux")(
+		"a write the workspace fails names the file and the reason, and leaves no rejection unhandled",
+		async () => {
+			// Every write to /dev/full fails with ENOSPC, as on a full disk.
+			const full = { ...host, fs: { ...host.fs, createWriteStream: () => host.fs.createWriteStream("/dev/full") } };
+			const capture = new OutputCapture({ maxOutputTokens: 10, tempDir: temp.path, host: full });
+			for (let index = 0; index < 2000; index++) capture.append(`entry ${index} ${"x".repeat(1000)}`);
+			const output = await capture.finish();
+			expect(output.fullOutputPath?.startsWith(temp.path)).toBe(true);
+			expect(output.text).toMatch(/the first part of the output is in \S+ \(ENOSPC[^)]*\)/);
+			expect(output.text.endsWith("x".repeat(10))).toBe(true);
+		},
+	);
 });
