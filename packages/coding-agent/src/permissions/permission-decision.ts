@@ -38,7 +38,8 @@ export function compilePermissionRules(
 	};
 }
 
-function commandMatches(rule: PermissionRule, command: ShellSimpleCommand): boolean {
+/** Whether a command rule matches one simple command (exactly, or by its first words for a prefix rule). */
+export function commandMatches(rule: PermissionRule, command: ShellSimpleCommand): boolean {
 	if (rule.kind !== "command") return false;
 	const { words } = command;
 	if (rule.prefix ? words.length < rule.words.length : words.length !== rule.words.length) return false;

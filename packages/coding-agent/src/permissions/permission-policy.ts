@@ -1,4 +1,5 @@
-import type { Extension, ToolCallEvent } from "@gantry/extensions";
+import type { Extension, ExtensionUI, ToolCallEvent } from "@gantry/extensions";
+import { alwaysAllowOffer } from "./always-allow.js";
 import {
 	type CompiledPermissionRules,
 	compilePermissionRules,
@@ -6,7 +7,7 @@ import {
 	judgeCall,
 	type PermissionVerdict,
 } from "./permission-decision.js";
-import type { PermissionRules } from "./permission-rules.js";
+import { type PermissionRule, type PermissionRules, parsePermissionRule } from "./permission-rules.js";
 
 export interface PermissionPolicyOptions {
 	/**
@@ -26,6 +27,13 @@ export interface PermissionPolicyOptions {
 	 * `permissions.allow`, so judged on the command's parse (`npm test && touch F` is not allowed).
 	 */
 	allowCommandPrefixes?: string[];
+	/**
+	 * Called after the person answers "always", with the allow rules that answer added for the rest of the
+	 * session: `["bash(npm test:*)"]` for a shell call (one rule per command prefix), `["write"]` for another
+	 * tool. Use it to keep the rules beyond the session or to show them. May throw or reject: the call still
+	 * runs, the rules still hold for the session, and the error is shown with `ui.notify`.
+	 */
+	onAlwaysAllow?: (rules: string[]) => void | Promise<void>;
 }
 
 /** Turns the options into parsed allow and deny rules (old options included); throws `invalid_option`. */
@@ -66,22 +74,27 @@ function describeParse(verdict: PermissionVerdict): string[] {
 
 /**
  * A permission policy as an extension, driven by allow/deny rules and tool annotations: deny rules
- * block; allow rules and read-only tools run; anything else asks (`ui.select`: yes / no / always for
- * this tool) when there is a UI and is blocked otherwise. Every call is judged on the tool as it is
- * registered at call time and on the arguments it is about to run with; shell commands are judged on
- * their parse (see `analyzeShellCommand`).
+ * block; allow rules and read-only tools run; anything else asks (`ui.select`: Yes / No / Always …) when
+ * there is a UI and is blocked otherwise. Every call is judged on the tool as it is registered at call
+ * time and on the arguments it is about to run with; shell commands are judged on their parse (see
+ * `analyzeShellCommand`). "Always" adds allow rules for the rest of the session: for a shell call the
+ * prefixes of its commands (`Always allow "npm test" commands` adds `bash(npm test:*)`), offered only
+ * when the parse shows nothing but simple commands with safe prefixes; for another tool the tool.
  *
  * @example
  * createAgentSession({ cwd, model, extensions: [createPermissionPolicy({ permissions: { allow: ["bash(npm test:*)"] } })] });
  */
 export function createPermissionPolicy(options: PermissionPolicyOptions = {}): Extension {
 	const mode = options.mode ?? "ask";
-	const rules = permissionRulesOf(options);
-	const alwaysAllowed = new Set<string>();
+	const configured = permissionRulesOf(options);
+	const remembered: PermissionRule[] = [];
+	const currentRules = (): CompiledPermissionRules =>
+		remembered.length === 0 ? configured : { allow: [...configured.allow, ...remembered], deny: configured.deny };
 
 	return (api) => {
 		api.on("tool_call", async (event, ctx) => {
 			const tool = api.getToolInfo(event.toolName);
+			const rules = currentRules();
 			const verdict = await judgeCall(
 				rules,
 				{ toolName: event.toolName, input: event.input, cwd: ctx.cwd, annotations: tool?.annotations },
@@ -91,19 +104,40 @@ export function createPermissionPolicy(options: PermissionPolicyOptions = {}): E
 			if (verdict.decision === "deny") {
 				return { block: true, reason: `Blocked by the permission policy: ${summary} is denied by ${verdict.reason}.` };
 			}
-			if (verdict.decision === "allow" || alwaysAllowed.has(event.toolName)) return undefined;
+			if (verdict.decision === "allow") return undefined;
 			if (!ctx.hasUI) {
 				return {
 					block: true,
 					reason: `Blocked by the permission policy: ${summary} may change files or run commands (${[verdict.reason, ...describeParse(verdict)].join("; ")}), and there is no one to approve it. Re-run with --yes (or an allow rule) to permit it.`,
 				};
 			}
-			const always = `Always allow ${event.toolName}`;
-			const title = [`Allow ${summary}?`, ...describeParse(verdict)].join("\n");
-			const answer = await ctx.ui.select(title, ["Yes", "No", always]);
-			if (answer === always) alwaysAllowed.add(event.toolName);
-			if (answer === "Yes" || answer === always) return undefined;
+			const toolRules = rules.allow.filter((rule) => rule.matchesTool(event.toolName));
+			const offer = alwaysAllowOffer(event.toolName, verdict, toolRules);
+			const why = offer.option === undefined ? [`No "always": ${offer.why}.`] : [];
+			const title = [`Allow ${summary}?`, ...describeParse(verdict), ...why].join("\n");
+			const answer = await ctx.ui.select(
+				title,
+				offer.option === undefined ? ["Yes", "No"] : ["Yes", "No", offer.option],
+			);
+			if (offer.option !== undefined && answer === offer.option) {
+				const added = offer.rules.filter((rule) => !remembered.some((known) => known.text === rule));
+				remembered.push(...added.map(parsePermissionRule));
+				if (added.length > 0) await reportAlways(options, added, ctx.ui);
+				return undefined;
+			}
+			if (answer === "Yes") return undefined;
 			return { block: true, reason: `The user declined ${summary}.` };
 		});
 	};
+}
+
+async function reportAlways(options: PermissionPolicyOptions, rules: string[], ui: ExtensionUI): Promise<void> {
+	try {
+		await options.onAlwaysAllow?.(rules);
+	} catch (error) {
+		ui.notify(
+			`The answer "always" holds for this session only: ${error instanceof Error ? error.message : String(error)}`,
+			"warning",
+		);
+	}
 }

@@ -105,7 +105,7 @@ describe("permission policy", () => {
 			const session = await createAgentSession({ cwd, model, ui, extensions: [policy] });
 			await session.prompt("go");
 			expect(ui.asked).toEqual([
-				`Allow bash \`${command}\`?\nRuns: npm test · touch F\nAlso: a redirection to a file (> out.txt)`,
+				`Allow bash \`${command}\`?\nRuns: npm test · touch F\nAlso: a redirection to a file (> out.txt)\nNo "always": the line does more than run commands (see Also), so it can only be approved once.`,
 			]);
 			await session.dispose();
 		}));
