@@ -34,6 +34,11 @@ export interface PermissionPolicyOptions {
 	 * runs, the rules still hold for the session, and the error is shown with `ui.notify`.
 	 */
 	onAlwaysAllow?: (rules: string[]) => void | Promise<void>;
+	/**
+	 * Words added to the "always" answer that say how long it holds when `onAlwaysAllow` keeps the rules,
+	 * e.g. `"in this project"` gives `Always allow "npm test" commands in this project`. Default: none.
+	 */
+	alwaysAllowScope?: string;
 }
 
 /** Turns the options into parsed allow and deny rules (old options included); throws `invalid_option`. */
@@ -87,6 +92,7 @@ function describeParse(verdict: PermissionVerdict): string[] {
 export function createPermissionPolicy(options: PermissionPolicyOptions = {}): Extension {
 	const mode = options.mode ?? "ask";
 	const configured = permissionRulesOf(options);
+	const scope = options.alwaysAllowScope?.trim();
 	const remembered: PermissionRule[] = [];
 	const currentRules = (): CompiledPermissionRules =>
 		remembered.length === 0 ? configured : { allow: [...configured.allow, ...remembered], deny: configured.deny };
@@ -113,13 +119,11 @@ export function createPermissionPolicy(options: PermissionPolicyOptions = {}): E
 			}
 			const toolRules = rules.allow.filter((rule) => rule.matchesTool(event.toolName));
 			const offer = alwaysAllowOffer(event.toolName, verdict, toolRules);
+			const always = offer.option === undefined ? undefined : [offer.option, scope].filter(Boolean).join(" ");
 			const why = offer.option === undefined ? [`No "always": ${offer.why}.`] : [];
 			const title = [`Allow ${summary}?`, ...describeParse(verdict), ...why].join("\n");
-			const answer = await ctx.ui.select(
-				title,
-				offer.option === undefined ? ["Yes", "No"] : ["Yes", "No", offer.option],
-			);
-			if (offer.option !== undefined && answer === offer.option) {
+			const answer = await ctx.ui.select(title, always === undefined ? ["Yes", "No"] : ["Yes", "No", always]);
+			if (offer.option !== undefined && answer === always) {
 				const added = offer.rules.filter((rule) => !remembered.some((known) => known.text === rule));
 				remembered.push(...added.map(parsePermissionRule));
 				if (added.length > 0) await reportAlways(options, added, ctx.ui);

@@ -119,17 +119,17 @@ describe('"always" for a shell call remembers command prefixes, not the tool', (
 			expect(ui.asked[1].title).toContain("no sub-command follows `git`");
 		}));
 
-	it("remembers every uncovered prefix of a compound line, and hands the rules to onAlwaysAllow", () =>
+	it("remembers every uncovered prefix of a compound line, names the scope, and hands the rules to onAlwaysAllow", () =>
 		withTempDir(async (cwd) => {
 			const kept: string[][] = [];
 			const { ui, results } = await runCommands(
 				cwd,
 				["npm test && ls -la | wc -l", "ls x && npm test -- -u", "wc -c package.json"],
 				["always"],
-				{ onAlwaysAllow: (rules) => void kept.push(rules) },
+				{ onAlwaysAllow: (rules) => void kept.push(rules), alwaysAllowScope: "in this project" },
 			);
 			expect(ui.asked).toHaveLength(1);
-			expect(ui.asked[0].options[2]).toBe('Always allow "npm test", "ls" and "wc" commands');
+			expect(ui.asked[0].options[2]).toBe('Always allow "npm test", "ls" and "wc" commands in this project');
 			expect(kept).toEqual([["bash(npm test:*)", "bash(ls:*)", "bash(wc:*)"]]);
 			expect(results.map((result) => result.isError)).toEqual([false, false, false]);
 		}));
