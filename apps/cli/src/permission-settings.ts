@@ -53,9 +53,14 @@ export function readSettingsRules(path: string): SettingsRules {
 	return { allow: readRuleList(path, allow, "allow"), deny: readRuleList(path, deny, "deny") };
 }
 
+/** The project's settings file: `.gantry/settings.json` in the working folder. */
+export function projectSettingsPath(cwd: string): string {
+	return join(cwd, ".gantry", "settings.json");
+}
+
 /** Where the settings files of a run are: the user's, then the project's. */
 export function settingsPaths(cwd: string, home = homedir()): string[] {
-	return [join(home, ".gantry", "settings.json"), join(cwd, ".gantry", "settings.json")];
+	return [join(home, ".gantry", "settings.json"), projectSettingsPath(cwd)];
 }
 
 /**

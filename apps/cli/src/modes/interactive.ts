@@ -1,5 +1,6 @@
-import type { AgentSession } from "@gantry/coding-agent";
+import type { AgentSession, PermissionPolicyOptions } from "@gantry/coding-agent";
 import type { Theme } from "@gantry/extensions";
+import { keepAlwaysAnswers } from "../always-answers.js";
 import { usageError } from "../errors.js";
 import type { CliIo } from "../io.js";
 import { readVersion } from "../package-info.js";
@@ -54,14 +55,24 @@ export async function runInteractiveMode(setup: InteractiveSetup): Promise<numbe
 		onWaiting: (waiting) => view?.setWaiting(waiting),
 	});
 	let session: AgentSession;
+	let permissions: PermissionPolicyOptions;
 	try {
-		session = await openSession({ ...setup, ui, ...(setup.session ? { sessionFile: setup.session.path } : {}) });
+		// What /tools shows: the settings' rules, and the "always" answers as they are given.
+		const configured = permissionOptionsFor(setup.options, setup.cwd, setup.permissions);
+		const allow = [...(configured.permissions?.allow ?? [])];
+		permissions = { ...configured, permissions: { ...configured.permissions, allow } };
+		const always = keepAlwaysAnswers(setup.cwd, ui, allow);
+		session = await openSession({
+			...setup,
+			ui,
+			permissions: { ...setup.permissions, ...always },
+			...(setup.session ? { sessionFile: setup.session.path } : {}),
+		});
 	} catch (error) {
 		screen.close();
 		keys.close();
 		throw error;
 	}
-	const permissions = permissionOptionsFor(setup.options, setup.cwd, setup.permissions);
 	view = new SessionView(screen, {
 		theme,
 		getDefinition: frameDefinitions(session),

@@ -55,7 +55,7 @@ describe.skipIf(!HAS_TMUX)("interactive mode in a terminal", () => {
 		gantry.type("delete the junk folder");
 		gantry.press("Enter");
 		screen = await gantry.waitFor("Allow bash `rm -rf junk`?");
-		expect(screen).toMatch(/❯ Yes \(y\)\n\s+No \(n\)\n\s+Always allow "rm" commands \(a\)/);
+		expect(screen).toMatch(/❯ Yes \(y\)\n\s+No \(n\)\n\s+Always allow "rm" commands in this project \(a\)/);
 		expect(existsSync(join(workspace.project, "junk"))).toBe(true);
 		gantry.type("y");
 		screen = await gantry.waitFor("Deleted the junk folder.");

@@ -1,0 +1,80 @@
+import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { type ScriptedLlmServer, startScriptedLlmServer } from "@gantry/ai/testing";
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { CLI_ENTRY, makeWorkspace, runCli } from "../helpers/run-cli.js";
+import { HAS_TMUX, TmuxTerminal } from "../helpers/tmux.js";
+
+let workspace: ReturnType<typeof makeWorkspace>;
+let server: ScriptedLlmServer;
+let terminal: TmuxTerminal | undefined;
+
+beforeEach(async () => {
+	workspace = makeWorkspace();
+	server = await startScriptedLlmServer();
+});
+afterEach(async () => {
+	terminal?.kill();
+	terminal = undefined;
+	await server.close();
+	workspace.remove();
+});
+
+const bash = (command: string) => ({ toolCalls: [{ name: "bash", arguments: { command } }] });
+
+describe.skipIf(!HAS_TMUX)('"always" in interactive mode', () => {
+	it("remembers the command prefix in the project's settings, shows it in /tools, and says when it cannot save", async () => {
+		const settings = join(workspace.project, ".gantry", "settings.json");
+		mkdirSync(join(workspace.project, ".gantry"));
+		writeFileSync(settings, `${JSON.stringify({ model: "kept", permissions: { deny: ["bash(rm:*)"] } }, null, 2)}\n`);
+		server.enqueue(bash("echo first"), bash("echo second"), { text: "Both ran." });
+		terminal = TmuxTerminal.start(
+			[process.execPath, CLI_ENTRY, "--base-url", server.openaiBaseUrl, "--model", "scripted"],
+			{ cwd: workspace.project, env: { HOME: workspace.home } },
+		);
+		const gantry = terminal;
+		await gantry.waitFor("Type a prompt");
+		gantry.type("echo twice");
+		gantry.press("Enter");
+		let screen = await gantry.waitFor("Allow bash `echo first`?");
+		expect(screen).toMatch(/No \(n\)\n\s+Always allow "echo" commands in this project \(a\)/);
+		gantry.type("a");
+		screen = await gantry.waitFor("Both ran.");
+		expect(screen).not.toContain("Allow bash `echo second`?");
+		expect(screen).toMatch(/╭─ \$ echo second\n│ second\n/);
+		expect(screen).toContain(`Saved bash(echo:*) to ${settings} (permissions.allow).`);
+		expect(JSON.parse(readFileSync(settings, "utf8"))).toEqual({
+			model: "kept",
+			permissions: { deny: ["bash(rm:*)"], allow: ["bash(echo:*)"] },
+		});
+		// A later run in the folder allows what was saved.
+		const tools = await runCli(["tools", "--json"], { cwd: workspace.project, home: workspace.home });
+		const bashEntry = (JSON.parse(tools.stdout) as { name: string; permission: unknown }[]).find(
+			(tool) => tool.name === "bash",
+		);
+		expect(bashEntry?.permission).toMatchObject({ decision: "ask", conditional: { allow: ["bash(echo:*)"] } });
+
+		gantry.type("/tools");
+		gantry.press("Enter");
+		screen = await gantry.waitFor(/\d+ registered · \d+ active/);
+		expect(screen).toMatch(/bash\s+direct\s+yes\s+yes\s+.*ask \+bash\(echo:\*\) -bash\(rm:\*\)/);
+
+		// A settings file broken meanwhile is left alone; the answer holds for this session only.
+		writeFileSync(settings, "{ oops");
+		server.enqueue(bash("ls"), bash("ls -a"), { text: "Listed." });
+		gantry.type("list twice");
+		gantry.press("Enter");
+		await gantry.waitFor("Allow bash `ls`?");
+		gantry.type("a");
+		screen = await gantry.waitFor("Listed.");
+		expect(screen).toContain('The answer "always" holds for this session only:');
+		expect(screen.replace(/\s+/g, " ")).toContain(`${settings} was not changed: it is not valid JSON`);
+		expect(screen).not.toContain("Allow bash `ls -a`?");
+		expect(readFileSync(settings, "utf8")).toBe("{ oops");
+		gantry.type("/tools");
+		gantry.press("Enter");
+		screen = await gantry.waitFor(/\+bash\(echo:\*\) \+bash\(ls:\*\)/);
+		gantry.press("C-d");
+		await gantry.waitFor("EXITED:0");
+	});
+});
