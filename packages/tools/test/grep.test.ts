@@ -246,6 +246,32 @@ for (const engine of ["builtin", "ripgrep"] as const) {
 	});
 }
 
+describe("a pattern too long for rg's command line", () => {
+	// About 200 KB: over the 128 KiB one argument may hold on Linux, so rg could not even start.
+	const pattern = [...Array.from({ length: 20_000 }, (_, index) => `absent${index}`), "alpha plain"].join("|");
+
+	it.skipIf(!ripgrepAvailable)("the ripgrep engine says so, the limit and what to do, before starting rg", async () => {
+		expect(pattern.length).toBeGreaterThan(200_000);
+		await expect(grep(root, { pattern, path: "regex" }, { engine: "ripgrep" })).rejects.toThrow(
+			new RegExp(
+				`pattern is too long for the ripgrep engine: ${pattern.length} bytes, .* at most 32768 bytes .*` +
+					'split an alternation into several searches, or use engine "builtin"',
+			),
+		);
+		await expect(
+			grep(root, { pattern: "alpha", glob: `{${"x".repeat(40_000)},*.txt}` }, { engine: "ripgrep" }),
+		).rejects.toThrow("pattern is too long for the ripgrep engine: 5 bytes, and the glob 40008, while");
+	});
+
+	it("the built-in engine searches with it, and auto picks the built-in engine for it", async () => {
+		for (const engine of ["builtin", "auto"] as const) {
+			const result = await grep(root, { pattern, path: "regex" }, { engine });
+			expect(result.details?.engine).toBe("builtin");
+			expect(textOf(result)).toBe("dots.txt:2: alpha plain");
+		}
+	});
+});
+
 describe("grep errors and engine choice", () => {
 	it("reports an invalid regular expression clearly", async () => {
 		await expect(grep(root, { pattern: "(unclosed" }, { engine: "builtin" })).rejects.toThrow(

@@ -12,7 +12,7 @@ import { runBuiltinEngine } from "./builtin-engine.js";
 import type { GrepEngineName, GrepEngineRequest, GrepEngineResult } from "./engine.js";
 import { formatGrep, type GrepMatch } from "./format.js";
 import { renderGrepCall, renderGrepResult } from "./render.js";
-import { RipgrepRejectedError, runRipgrepEngine } from "./ripgrep-engine.js";
+import { RipgrepRejectedError, ripgrepArgumentProblem, runRipgrepEngine } from "./ripgrep-engine.js";
 import { findRipgrep, RipgrepUnavailableError } from "./ripgrep-process.js";
 import {
 	DEFAULT_GREP_LIMIT,
@@ -51,6 +51,12 @@ export function createGrepToolDefinition(
 	async function search(request: GrepEngineRequest): Promise<{ engine: GrepEngineName; result: GrepEngineResult }> {
 		const builtin = async () => ({ engine: "builtin" as const, result: await runBuiltinEngine(request, operations) });
 		if (mode === "builtin" || (mode === "auto" && options.operations !== undefined)) return builtin();
+		// A pattern too long for rg's command line would make the spawn fail (or, over SSH, the shell).
+		const tooLong = ripgrepArgumentProblem(request);
+		if (tooLong !== undefined) {
+			if (mode === "auto") return builtin();
+			throw new Error(tooLong);
+		}
 		const executable = await findRipgrep(workspace);
 		if (executable === undefined) {
 			if (mode === "auto") return builtin();

@@ -31,6 +31,27 @@ export interface RipgrepHost {
 /** Most characters of file paths handed to one rg run. */
 const MAX_ARGUMENT_CHARS = 64 * 1024;
 
+/**
+ * Most bytes of pattern and glob together that the ripgrep engine hands to rg on its command line. The
+ * host caps the command line (Linux: 128 KiB per argument; over SSH the whole command, file paths
+ * included, is one argument of the remote shell), and past the cap rg does not start at all, so a
+ * longer pattern is turned away before spawning instead.
+ */
+export const MAX_RIPGREP_PATTERN_BYTES = 32 * 1024;
+
+/** Why rg cannot take the request's pattern and glob on its command line, or undefined when it can. */
+export function ripgrepArgumentProblem(request: Pick<GrepEngineRequest, "pattern" | "glob">): string | undefined {
+	const patternBytes = Buffer.byteLength(request.pattern, "utf8");
+	const globBytes = request.glob === undefined ? 0 : Buffer.byteLength(request.glob, "utf8");
+	if (patternBytes + globBytes <= MAX_RIPGREP_PATTERN_BYTES) return undefined;
+	const size = globBytes === 0 ? `${patternBytes} bytes` : `${patternBytes} bytes, and the glob ${globBytes}`;
+	return (
+		`pattern is too long for the ripgrep engine: ${size}, while rg's command line takes at most ` +
+		`${MAX_RIPGREP_PATTERN_BYTES} bytes of pattern and glob together. Use a shorter pattern (a distinctive ` +
+		'part of the text), split an alternation into several searches, or use engine "builtin", which has no such limit.'
+	);
+}
+
 /** Flags shared by both rg runs: nothing from the user's rg config, raw bytes, CRLF-aware line ends. */
 function matchingFlags(request: GrepEngineRequest): string[] {
 	const flags = ["--no-config", "--no-messages", "--no-mmap", "--encoding", "none", "--crlf"];

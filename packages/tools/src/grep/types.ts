@@ -82,8 +82,10 @@ export interface GrepToolOptions {
 	/**
 	 * Which engine searches. `"auto"` (default): ripgrep when `rg` is on PATH (looked up once per PATH
 	 * value), else the built-in one; a pattern rg's syntax rejects (look-around, back-references), or an
-	 * rg that does not start, falls back to the built-in engine. `"builtin"`: always the TypeScript engine. `"ripgrep"`: always rg; a
-	 * call fails with a clear error when rg is missing or rejects the pattern. Both give identical output.
+	 * rg that does not start, falls back to the built-in engine; so does a pattern (with the glob) over
+	 * 32 KiB, too long for rg's command line. `"builtin"`: always the TypeScript engine. `"ripgrep"`:
+	 * always rg; a call fails with a clear error when rg is missing, rejects the pattern or the pattern
+	 * is too long. Both give identical output.
 	 */
 	engine?: "auto" | GrepEngineName;
 }
