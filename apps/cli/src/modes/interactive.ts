@@ -61,7 +61,7 @@ export async function runInteractiveMode(setup: InteractiveSetup): Promise<numbe
 		const configured = permissionOptionsFor(setup.options, setup.cwd, setup.permissions);
 		const allow = [...(configured.permissions?.allow ?? [])];
 		permissions = { ...configured, permissions: { ...configured.permissions, allow } };
-		const always = keepAlwaysAnswers(setup.cwd, ui, allow);
+		const always = keepAlwaysAnswers(setup, ui, allow);
 		session = await openSession({
 			...setup,
 			ui,
