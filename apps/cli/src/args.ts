@@ -1,3 +1,4 @@
+import { withoutUndefined } from "@gantry/ai";
 import { usageError } from "./errors.js";
 
 /** How a run talks to the person: a prompt line, the final answer on stdout, or every event as JSON. */
@@ -170,7 +171,7 @@ function buildOptions(
 	flags: Set<string>,
 	positionals: string[],
 ): CliOptions {
-	const command = positionals[0] === "tools" ? "tools" : "run";
+	const command: CliOptions["command"] = positionals[0] === "tools" ? "tools" : "run";
 	const words = command === "tools" ? positionals.slice(1) : positionals;
 	if (command === "tools" && words.length > 0) throw usageError(`gantry tools takes no arguments (got "${words[0]}")`);
 	const prompt = words.length > 0 ? words.join(" ") : undefined;
@@ -183,7 +184,7 @@ function buildOptions(
 		if (mode !== undefined && mode !== "print") throw usageError(`-p/--print cannot be combined with --mode ${mode}`);
 		mode = "print";
 	}
-	const options: CliOptions = {
+	const options: CliOptions = withoutUndefined({
 		command,
 		prompt,
 		provider: values.get("provider"),
@@ -210,7 +211,7 @@ function buildOptions(
 		json: flags.has("json"),
 		help: flags.has("help"),
 		version: flags.has("version"),
-	};
+	});
 	checkCombinations(options, new Set([...values.keys(), ...lists.keys(), ...flags]));
 	return options;
 }

@@ -1,6 +1,7 @@
 import { mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { withoutUndefined } from "@gantry/ai";
 import type { SshWorkspace } from "@gantry/ssh";
 import { type CliMode, type CliOptions, parseCliArguments } from "./args.js";
 import { CliError, usageError } from "./errors.js";
@@ -112,7 +113,7 @@ async function runSessionIn(
 				options,
 				cwd,
 				model: selected.model,
-				apiKey: selected.apiKey,
+				...withoutUndefined({ apiKey: selected.apiKey }),
 				stream,
 				// Over SSH the full-output files stay on the host, in the session's temp folder there.
 				...(workspace ? { sessionOptions: { workspace } } : { outputFolder }),
@@ -136,7 +137,7 @@ async function runWithSession(
 	const { mode, io, session, prompt } = run;
 	if (mode === "interactive") {
 		const { runInteractiveMode } = await import("./modes/interactive.js");
-		return runInteractiveMode({ ...setup, io, session, initialPrompt: prompt });
+		return runInteractiveMode({ ...setup, io, ...withoutUndefined({ session, initialPrompt: prompt }) });
 	}
 	const { openSession } = await import("./session-factory.js");
 	const agentSession = await openSession({ ...setup, ...(session ? { sessionFile: session.path } : {}) });

@@ -1,5 +1,5 @@
 import { resolve } from "node:path";
-import type { Model } from "@gantry/ai";
+import { type Model, withoutUndefined } from "@gantry/ai";
 import {
 	type AgentSession,
 	type AgentSessionOptions,
@@ -65,16 +65,18 @@ export async function openSession(setup: SessionSetup): Promise<AgentSession> {
 		session = await createAgentSession({
 			cwd: setup.cwd,
 			model: setup.model,
-			...(setup.apiKey !== undefined ? { apiKey: setup.apiKey } : {}),
 			// Without --tools every tool registers and the seven builtins start active (grep, find and ls too,
 			// so print mode can look around a folder without asking).
 			tools: options.tools ?? ["*", ...CLI_DEFAULT_TOOLS],
-			...(options.excludeTools ? { excludeTools: options.excludeTools } : {}),
 			...(options.noTools ? { noTools: "all" as const } : {}),
 			extensions,
-			...(setup.customTools ? { customTools: setup.customTools } : {}),
-			...(setup.sessionFile !== undefined ? { sessionFile: setup.sessionFile } : {}),
-			...(setup.ui ? { ui: setup.ui } : {}),
+			...withoutUndefined({
+				apiKey: setup.apiKey,
+				excludeTools: options.excludeTools,
+				customTools: setup.customTools,
+				sessionFile: setup.sessionFile,
+				ui: setup.ui,
+			}),
 			...(setup.stream && Object.keys(setup.stream).length > 0 ? { streamFn: streamWithSettings(setup.stream) } : {}),
 			...(setup.outputFolder !== undefined
 				? { toolOptions: { bash: { tempDir: setup.outputFolder }, powershell: { tempDir: setup.outputFolder } } }

@@ -1,4 +1,4 @@
-import { EventStream, type ToolResultMessage } from "@gantry/ai";
+import { EventStream, type ToolResultMessage, withoutUndefined } from "@gantry/ai";
 import { streamAssistantResponse } from "./assistant-response.js";
 import { GantryAgentError } from "./errors.js";
 import { type AgentEventSink, answerUnexecutedToolCalls, executeToolBatch } from "./tool-batch.js";
@@ -143,15 +143,15 @@ async function runTurns(
 				toolResults = await answerUnexecutedToolCalls(toolCalls, lengthNotExecutedText, emit);
 				hasMoreToolCalls = true;
 			} else if (toolCalls.length > 0) {
-				const environment = {
+				const environment = withoutUndefined({
 					tools,
 					assistantMessage: message,
-					context: { systemPrompt: context.systemPrompt, messages, tools: tools as AgentTool[] },
+					context: withoutUndefined({ systemPrompt: context.systemPrompt, messages, tools: tools as AgentTool[] }),
 					resolveTool: config.resolveTool,
 					beforeToolCall: config.beforeToolCall,
 					afterToolCall: config.afterToolCall,
 					signal,
-				};
+				});
 				const batch = await executeToolBatch(toolCalls, environment, config.toolExecution, emit);
 				toolResults = batch.messages;
 				hasMoreToolCalls = !batch.terminate;

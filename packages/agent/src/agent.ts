@@ -1,4 +1,4 @@
-import type { AssistantMessage, Message, Model, stream } from "@gantry/ai";
+import { type AssistantMessage, type Message, type Model, type stream, withoutUndefined } from "@gantry/ai";
 import { assertContinuable, runAgentLoop } from "./agent-loop.js";
 import { GantryAgentError } from "./errors.js";
 import type {
@@ -172,14 +172,14 @@ export class Agent {
 		const controller = new AbortController();
 		this.#abortController = controller;
 		this.state.isStreaming = true;
-		this.state.error = undefined;
+		delete this.state.error;
 		const run = async () => {
 			try {
 				await runAgentLoop(prompts, context, this.#liveConfig(), (event) => this.#deliver(event), controller.signal);
 				await this.#delivery;
 			} finally {
 				this.state.isStreaming = false;
-				this.state.streamMessage = undefined;
+				delete this.state.streamMessage;
 				if (this.state.pendingToolCalls.size > 0) this.state.pendingToolCalls = new Set();
 				this.#abortController = undefined;
 				this.#running = undefined;
@@ -209,18 +209,20 @@ export class Agent {
 			get model() {
 				return state.model;
 			},
-			streamFn: options.streamFn,
-			toolExecution: options.toolExecution,
-			resolveTool: options.resolveTool,
-			beforeToolCall: options.beforeToolCall,
-			afterToolCall: options.afterToolCall,
-			convertToLlm: options.convertToLlm,
-			transformContext: options.transformContext,
-			apiKey: options.apiKey,
-			getApiKey: options.getApiKey,
-			maxTokens: options.maxTokens,
-			temperature: options.temperature,
-			streamOptions: options.streamOptions,
+			...withoutUndefined({
+				streamFn: options.streamFn,
+				toolExecution: options.toolExecution,
+				resolveTool: options.resolveTool,
+				beforeToolCall: options.beforeToolCall,
+				afterToolCall: options.afterToolCall,
+				convertToLlm: options.convertToLlm,
+				transformContext: options.transformContext,
+				apiKey: options.apiKey,
+				getApiKey: options.getApiKey,
+				maxTokens: options.maxTokens,
+				temperature: options.temperature,
+				streamOptions: options.streamOptions,
+			}),
 			getSteeringMessages: async () => this.#steering.splice(0),
 			getFollowUpMessages: async () => this.#followUps.splice(0),
 		};
@@ -257,7 +259,7 @@ export class Agent {
 				break;
 			case "message_end":
 				if (isAssistant(event.message)) {
-					state.streamMessage = undefined;
+					delete state.streamMessage;
 					const { stopReason, errorMessage } = event.message;
 					if (stopReason === "error" || stopReason === "aborted") state.error = errorMessage ?? stopReason;
 				}

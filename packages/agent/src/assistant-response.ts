@@ -5,6 +5,7 @@ import {
 	failedAssistantMessage,
 	type Message,
 	stream,
+	withoutUndefined,
 } from "@gantry/ai";
 import { errorText } from "./errors.js";
 import type { AgentEventSink } from "./tool-batch.js";
@@ -47,15 +48,20 @@ export async function streamAssistantResponse(
 			? await config.convertToLlm(requestMessages)
 			: defaultConvertToLlm(requestMessages);
 		const apiKey = (config.getApiKey ? await config.getApiKey(model.provider) : undefined) ?? config.apiKey;
-		const request: Context = { systemPrompt: context.systemPrompt, messages: llmMessages };
+		const request: Context = { messages: llmMessages };
+		if (context.systemPrompt !== undefined) request.systemPrompt = context.systemPrompt;
 		if (tools.length > 0) request.tools = tools as AgentTool[];
-		response = (config.streamFn ?? stream)(model, request, {
-			...config.streamOptions,
-			apiKey,
-			signal,
-			maxTokens: config.maxTokens,
-			temperature: config.temperature,
-		});
+		response = (config.streamFn ?? stream)(
+			model,
+			request,
+			withoutUndefined({
+				...config.streamOptions,
+				apiKey,
+				signal,
+				maxTokens: config.maxTokens,
+				temperature: config.temperature,
+			}),
+		);
 		for await (const event of response) {
 			if (event.type === "done" || event.type === "error") continue;
 			if (partial === undefined) {

@@ -167,14 +167,15 @@ function startEvent(toolCall: AgentToolCall): AgentEvent {
 }
 
 function endEvent(outcome: AgentToolCallOutcome): AgentEvent {
-	return {
+	const event: AgentEvent & { type: "tool_execution_end" } = {
 		type: "tool_execution_end",
 		toolCallId: outcome.toolCall.id,
 		toolName: outcome.toolCall.name,
 		result: outcome.result,
 		isError: outcome.isError,
-		durationMs: outcome.durationMs,
 	};
+	if (outcome.durationMs !== undefined) event.durationMs = outcome.durationMs;
+	return event;
 }
 
 /** Emits the message events of a result; returns a promise only when the sink asked to be awaited. */

@@ -57,7 +57,7 @@ describe("tool batches (property)", () => {
 						},
 						{
 							parameters: Type.Object({ value: Type.Number() }),
-							executionMode: spec.sequentialTool ? "sequential" : undefined,
+							...(spec.sequentialTool ? { executionMode: "sequential" as const } : {}),
 						},
 					),
 				);

@@ -3,7 +3,7 @@
 // createFauxModel, emptyUsage, addUsage, completeUsage, createAssistantMessage, failedAssistantMessage,
 // GantryAiError, UnsupportedStrictJsonSchemaError, makeStrictJsonSchema, toPlainJsonSchema, toolToJsonSchema,
 // supportsStrictMode, getModel, getModels, createOpenAICompatibleModel, getApiKey, getApiKeyVariable,
-// parseToolCallArguments, priceUsage.
+// parseToolCallArguments, priceUsage, withoutUndefined.
 import "./providers/builtins.js";
 
 export { getApiKey, getApiKeyVariable } from "./api-keys.js";
@@ -55,3 +55,4 @@ export type {
 	UserMessage,
 } from "./types.js";
 export { addUsage, completeUsage, emptyUsage, priceUsage } from "./usage.js";
+export { type WithoutUndefined, withoutUndefined } from "./without-undefined.js";

@@ -30,6 +30,7 @@ describe("@gantry/ai surface", () => {
 			"toPlainJsonSchema",
 			"toolToJsonSchema",
 			"unregisterProvider",
+			"withoutUndefined",
 		]);
 	});
 

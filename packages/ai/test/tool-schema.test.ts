@@ -38,7 +38,7 @@ function tool(strict?: "prefer" | "require", parameters: TSchema = readParameter
 
 describe("supportsStrictMode", () => {
 	it("defaults to true for provider openai only, and follows model.compat", () => {
-		const bare: Model = { ...openai, compat: undefined };
+		const { compat: _compat, ...bare }: Model = openai;
 		expect(supportsStrictMode(bare)).toBe(true);
 		expect(supportsStrictMode({ ...bare, provider: "openrouter" })).toBe(false);
 		expect(supportsStrictMode(anthropic)).toBe(false);

@@ -1,4 +1,5 @@
 import { type AgentEvent, mergeToolResult } from "@gantry/agent";
+import { withoutUndefined } from "@gantry/ai";
 import { errorMessage } from "./errors.js";
 import type {
 	ExtensionEventType,
@@ -96,7 +97,8 @@ function fingerprint(input: unknown): string {
 	}
 }
 
-type ResultFields = Required<Pick<ToolResultEvent, "content" | "details" | "isError">> &
+type ResultFields = Required<Pick<ToolResultEvent, "content" | "isError">> &
+	Partial<Pick<ToolResultEvent, "details">> &
 	Pick<ToolResultEvent, "structuredContent" | "usage">;
 
 /**
@@ -110,19 +112,21 @@ export async function dispatchToolResult(
 	context: ExtensionContext,
 	report: HandlerFailureReporter,
 ): Promise<ToolResultEventResult | undefined> {
-	let current: ResultFields = {
+	let current: ResultFields = withoutUndefined({
 		content: event.content,
 		details: event.details,
 		isError: event.isError,
 		structuredContent: event.structuredContent,
 		usage: event.usage,
-	};
+	});
+	// Handlers see the running result; structured content a rewrite dropped must not come back from `event`.
+	const { structuredContent: _original, ...base } = event;
 	let overrides: ToolResultEventResult = {};
 	let changed = false;
 	for (const { source, handler } of entries) {
 		let result: Awaited<ReturnType<ToolResultHandler>>;
 		try {
-			result = await handler({ ...event, ...current, structuredContent: current.structuredContent }, context);
+			result = await handler({ ...base, ...current }, context);
 		} catch (error) {
 			report(source, "tool_result", error);
 			continue;

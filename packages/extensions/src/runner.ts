@@ -112,7 +112,7 @@ export class ExtensionRunner {
 			});
 		}
 		const added = record.loadingTools ?? [];
-		record.loadingTools = undefined;
+		delete record.loadingTools;
 		this.#records.push(record);
 		if (added.length > 0) this.#notifyToolsChanged({ source, toolNames: added, removedToolNames: [] });
 	}

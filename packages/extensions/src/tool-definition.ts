@@ -56,10 +56,13 @@ export interface ToolLoadoutChanges {
 
 /** Options of a nested call made with `ctx.executeTool`. */
 export interface ExecuteToolOptions {
-	/** Aborts the nested call (the caller's own signal is a good default). */
-	signal?: AbortSignal;
-	/** Receives the nested tool's partial results. */
-	onUpdate?: AgentToolUpdateCallback;
+	/**
+	 * Aborts the nested call (the caller's own signal is a good default). `undefined` is accepted because
+	 * `execute` receives its signal as `AbortSignal | undefined`; it means the same as leaving it out.
+	 */
+	signal?: AbortSignal | undefined;
+	/** Receives the nested tool's partial results; `undefined` means the same as leaving it out. */
+	onUpdate?: AgentToolUpdateCallback | undefined;
 }
 
 /** What a tool's `execute` receives as its fifth argument when it runs inside a session. */

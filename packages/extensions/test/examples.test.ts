@@ -38,7 +38,7 @@ afterAll(async () => {
 });
 
 async function runnerWith(name: (typeof NAMES)[number], ui?: ExtensionUI): Promise<ExtensionRunner> {
-	const runner = new ExtensionRunner({ cwd, ui });
+	const runner = new ExtensionRunner(ui ? { cwd, ui } : { cwd });
 	const extension = examples.get(name);
 	if (!extension) throw new Error(`example ${name} did not load`);
 	await runner.add(extension, join(EXAMPLES, `${name}.ts`));

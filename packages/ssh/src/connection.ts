@@ -1,22 +1,32 @@
 import { Client, type ConnectConfig, type SFTPWrapper } from "ssh2";
 import { SshError } from "./errors.js";
 import type { HostKeyCheck } from "./host-key.js";
+import type { SshWorkspaceOptions } from "./options.js";
 
 /** The whole handshake and login must finish within this (the brief: failures within 10 s). */
 const CONNECT_TIMEOUT_MS = 9_000;
 /** A silent connection is noticed after about three missed keep-alives. */
 const KEEPALIVE_INTERVAL_MS = 15_000;
 
+/** The ways to log in; at least one is given. */
+export type SshCredentials = Pick<SshWorkspaceOptions, "privateKey" | "passphrase" | "password" | "agent">;
+
 /** What one login needs. */
-export interface ConnectSettings {
+export interface ConnectSettings extends SshCredentials {
 	host: string;
 	port: number;
 	username: string;
-	privateKey?: string | Buffer;
-	passphrase?: string;
-	password?: string;
-	agent?: string;
 	hostKey: HostKeyCheck;
+}
+
+/** The credentials of `source` that are set (ssh2 would take a key present as `undefined` as given). */
+export function credentialsOf(source: SshCredentials): SshCredentials {
+	const given: SshCredentials = {};
+	if (source.privateKey !== undefined) given.privateKey = source.privateKey;
+	if (source.passphrase !== undefined) given.passphrase = source.passphrase;
+	if (source.password !== undefined) given.password = source.password;
+	if (source.agent !== undefined) given.agent = source.agent;
+	return given;
 }
 
 /** The live parts of one connection. */
@@ -171,10 +181,7 @@ export class SshConnection {
 				host: settings.host,
 				port: settings.port,
 				username: settings.username,
-				privateKey: settings.privateKey,
-				passphrase: settings.passphrase,
-				password: settings.password,
-				agent: settings.agent,
+				...credentialsOf(settings),
 				agentForward: false,
 				readyTimeout: CONNECT_TIMEOUT_MS,
 				keepaliveInterval: KEEPALIVE_INTERVAL_MS,

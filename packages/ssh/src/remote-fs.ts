@@ -39,14 +39,15 @@ export function kindOf(mode: number | undefined): WorkspaceFileKind | "symlink" 
 }
 
 function describe(attributes: Attributes): WorkspaceLinkStat {
-	return {
+	const stat: WorkspaceLinkStat = {
 		kind: kindOf(attributes.mode),
 		size: attributes.size ?? 0,
 		mode: (attributes.mode ?? 0) & 0o7777,
 		uid: attributes.uid,
 		gid: attributes.gid,
-		mtimeMs: attributes.mtime === undefined ? undefined : attributes.mtime * 1000,
 	};
+	if (attributes.mtime !== undefined) stat.mtimeMs = attributes.mtime * 1000;
+	return stat;
 }
 
 /** The file system of the host, over the connection's SFTP session. */

@@ -52,7 +52,7 @@ export function createRemoteGlob(processes: WorkspaceProcesses, rg: string) {
 		const chunks: Buffer[] = [];
 		const exit = await processes.spawn("/bin/sh", ["-c", script], {
 			cwd,
-			signal,
+			...(signal ? { signal } : {}),
 			onStdout: (chunk) => {
 				chunks.push(chunk);
 				return undefined;

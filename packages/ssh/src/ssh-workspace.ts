@@ -1,6 +1,6 @@
 import { posix } from "node:path";
 import type { Workspace } from "@gantry/tools";
-import { SshConnection } from "./connection.js";
+import { credentialsOf, SshConnection } from "./connection.js";
 import { SshError } from "./errors.js";
 import { prepareHostKeyCheck } from "./host-key.js";
 import type { SshWorkspaceOptions } from "./options.js";
@@ -49,10 +49,7 @@ export async function createSshWorkspace(options: SshWorkspaceOptions): Promise<
 		host: options.host,
 		port,
 		username: options.username,
-		privateKey: options.privateKey,
-		passphrase: options.passphrase,
-		password: options.password,
-		agent: options.agent,
+		...credentialsOf(options),
 		hostKey,
 	});
 	await connection.open();
@@ -137,7 +134,7 @@ async function prepare(connection: SshConnection, options: SshWorkspaceOptions):
 			if (path.startsWith("~/")) return posix.join(home, path.slice(2));
 			return posix.resolve(cwd, path);
 		},
-		glob: rg?.startsWith("/") ? createRemoteGlob(processes, rg) : undefined,
+		...(rg?.startsWith("/") ? { glob: createRemoteGlob(processes, rg) } : {}),
 		async close() {
 			if (closed) return;
 			closed = true;

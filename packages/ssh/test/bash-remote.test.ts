@@ -20,7 +20,7 @@ function bash(command: string, options: { timeout?: number; signal?: AbortSignal
 	const tool = createBashToolDefinition(workspace);
 	return tool.execute(
 		"remote-bash",
-		{ command, timeout: options.timeout },
+		options.timeout === undefined ? { command } : { command, timeout: options.timeout },
 		options.signal,
 		undefined,
 		noContext,

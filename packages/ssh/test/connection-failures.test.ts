@@ -75,7 +75,7 @@ describe("failing to connect", () => {
 	});
 
 	it("asks for a credential when none is given", async () => {
-		const { error } = await failure(connectTestWorkspace(server, folder, { privateKey: undefined }));
+		const { error } = await failure(connectTestWorkspace(server, folder, {}, ["privateKey"]));
 		expect(error.code).toBe("invalid_options");
 	});
 });
@@ -98,7 +98,7 @@ describe("~/.ssh/known_hosts", () => {
 	async function withKnownHosts(text: string) {
 		await writeFile(join(home, ".ssh", "known_hosts"), text);
 		process.env.HOME = home;
-		return connectTestWorkspace(server, folder, { hostKey: undefined });
+		return connectTestWorkspace(server, folder, {}, ["hostKey"]);
 	}
 
 	it("refuses a host that is not in the file, naming the fingerprint and the file", async () => {

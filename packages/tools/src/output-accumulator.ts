@@ -1,5 +1,6 @@
 import { randomBytes } from "node:crypto";
 import { join } from "node:path";
+import { withoutUndefined } from "@gantry/ai";
 import { errorMessage } from "./error-text.js";
 import { DEFAULT_MAX_BYTES, DEFAULT_MAX_LINES, type TruncationResult, truncateTail } from "./truncate.js";
 import { localFileSystem } from "./workspace/local/file-system.js";
@@ -162,7 +163,12 @@ export class OutputAccumulator {
 	private buildSnapshot(text: string): OutputSnapshot {
 		const totalBytes = this.bytes;
 		const totalLines = this.totalLines;
-		const base = { fullOutputPath: this.fullOutputPath, fullOutputError: this.fileError, totalBytes, totalLines };
+		const base = withoutUndefined({
+			fullOutputPath: this.fullOutputPath,
+			fullOutputError: this.fileError,
+			totalBytes,
+			totalLines,
+		});
 		const tail = truncateTail(text, { maxLines: this.maxLines, maxBytes: this.maxBytes });
 		if (!this.truncated) return { ...base, output: text, truncated: false, truncation: tail };
 		// The kept text starts on a line boundary and holds more than the byte limit, so cutting it gives the

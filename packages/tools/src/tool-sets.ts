@@ -1,4 +1,4 @@
-import type { Model } from "@gantry/ai";
+import { type Model, withoutUndefined } from "@gantry/ai";
 import type { ToolDefinition } from "@gantry/extensions";
 import { createEditToolDefinition } from "./edit/edit.js";
 import type { EditToolOptions } from "./edit/types.js";
@@ -44,11 +44,8 @@ export function createAllToolDefinitions(
 	options: AllToolsOptions = {},
 ): Record<BuiltinToolName, ToolDefinition> {
 	const workspace = workspaceOf(cwdOrWorkspace);
-	const shared = options.tempDir === undefined ? {} : { tempDir: options.tempDir };
-	const readShared = {
-		...(options.model === undefined ? {} : { model: options.model }),
-		...(options.autoResizeImages === undefined ? {} : { autoResizeImages: options.autoResizeImages }),
-	};
+	const shared = withoutUndefined({ tempDir: options.tempDir });
+	const readShared = withoutUndefined({ model: options.model, autoResizeImages: options.autoResizeImages });
 	return {
 		read: createReadToolDefinition(workspace, { ...readShared, ...options.read }),
 		bash: createBashToolDefinition(workspace, { ...shared, ...options.bash }),

@@ -25,7 +25,7 @@ export async function runDemo(options: CliOptions, io: CliIo): Promise<number> {
 	const theme = themeFor(io.stdout, io.env);
 	const model = createFauxModel(createDemoTurns(), { id: "demo-script", delayMs: live ? TERMINAL_DELTA_DELAY_MS : 0 });
 	const session = await openSession({
-		options: { ...options, yes: false, tools: undefined, excludeTools: undefined, noTools: false, extensions: [] },
+		options: { ...withoutToolChoices(options), yes: false, noTools: false, extensions: [] },
 		cwd: folder.project,
 		model,
 		sessionFile: folder.sessionFile,
@@ -65,4 +65,10 @@ export async function runDemo(options: CliOptions, io: CliIo): Promise<number> {
 		].join("\n"),
 	);
 	return finished ? 0 : 1;
+}
+
+/** The options without the `--tools` / `--exclude-tools` choices (the demo runs its own set). */
+function withoutToolChoices(options: CliOptions): CliOptions {
+	const { tools: _tools, excludeTools: _excludeTools, ...rest } = options;
+	return rest;
 }

@@ -1,5 +1,6 @@
 import { existsSync, readFileSync } from "node:fs";
 import { join, resolve } from "node:path";
+import { withoutUndefined } from "@gantry/ai";
 import { createSshWorkspace, type SshWorkspace } from "@gantry/ssh";
 import { CliError, usageError } from "../errors.js";
 import { parseSshTarget } from "./ssh-target.js";
@@ -42,7 +43,7 @@ export async function openSshWorkspace(request: RemoteRequest): Promise<SshWorks
 		throw usageError(`--ssh ${request.target}: no key: pass -i KEYFILE, or run an ssh-agent (SSH_AUTH_SOCK)`);
 	}
 	try {
-		return await createSshWorkspace({ ...target, privateKey, agent, cwd: request.cwd ?? "~" });
+		return await createSshWorkspace({ ...target, ...withoutUndefined({ privateKey, agent }), cwd: request.cwd ?? "~" });
 	} catch (error) {
 		throw new CliError("ssh_failed", `--ssh ${request.target}: ${(error as Error).message}`, { cause: error });
 	}

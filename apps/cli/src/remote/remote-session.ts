@@ -1,3 +1,4 @@
+import { withoutUndefined } from "@gantry/ai";
 import type { SshWorkspace } from "@gantry/ssh";
 import type { CliOptions } from "../args.js";
 
@@ -14,5 +15,5 @@ export async function openRemoteWorkspace(
 	if (target === undefined) return undefined;
 	// @gantry/ssh (and ssh2) load only for remote runs.
 	const { openSshWorkspace } = await import("./open-ssh-workspace.js");
-	return openSshWorkspace({ target, identity: options.identity, cwd: options.cwd, env });
+	return openSshWorkspace(withoutUndefined({ target, identity: options.identity, cwd: options.cwd, env }));
 }

@@ -1,5 +1,6 @@
 import { emitKeypressEvents } from "node:readline";
 import type { ReadStream } from "node:tty";
+import { withoutUndefined } from "@gantry/ai";
 
 /** One key press as node:readline decodes it. */
 export interface KeyPress {
@@ -26,7 +27,7 @@ export class KeyInput {
 	readonly #onKeypress = (text: string | undefined, key: Partial<KeyPress> | undefined) => {
 		const press: KeyPress = {
 			sequence: key?.sequence ?? text ?? "",
-			name: key?.name,
+			...withoutUndefined({ name: key?.name }),
 			ctrl: key?.ctrl ?? false,
 			meta: key?.meta ?? false,
 			shift: key?.shift ?? false,

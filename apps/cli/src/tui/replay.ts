@@ -1,5 +1,5 @@
 import type { AgentMessage } from "@gantry/agent";
-import type { AssistantMessage, ToolResultMessage, UserMessage } from "@gantry/ai";
+import { type AssistantMessage, type ToolResultMessage, type UserMessage, withoutUndefined } from "@gantry/ai";
 import type { Theme } from "@gantry/extensions";
 import { MarkdownLines } from "./markdown.js";
 import type { ToolCallState } from "./tool-calls.js";
@@ -33,7 +33,7 @@ export function callState(
 		isError: record.status !== "ok",
 		done: true,
 		ran: record.durationMs !== undefined,
-		...(record.durationMs === undefined ? {} : { durationMs: record.durationMs }),
+		...withoutUndefined({ durationMs: record.durationMs }),
 		children: [],
 	}));
 	const state: ToolCallState = {

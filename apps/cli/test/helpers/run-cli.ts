@@ -17,10 +17,10 @@ export interface CliRun {
 
 export interface RunCliOptions {
 	cwd: string;
-	/** Environment on top of a minimal one (PATH and HOME only: no API keys leak in). */
-	env?: Record<string, string>;
-	/** Written to stdin, which is then closed. */
-	input?: string;
+	/** Environment on top of a minimal one (PATH and HOME only: no API keys leak in); undefined: none. */
+	env?: Record<string, string> | undefined;
+	/** Written to stdin, which is then closed; undefined: stdin is closed at once. */
+	input?: string | undefined;
 	home?: string;
 	timeoutMs?: number;
 	/** Called with the child process once it is started (to signal it). */

@@ -23,7 +23,7 @@ afterEach(() => {
 function variants(): ToolDefinition[] {
 	const ls = createLsToolDefinition(cwd) as ToolDefinition;
 	return [
-		{ ...ls, name: "ls_plain", renderCall: undefined, renderResult: undefined },
+		{ ...withoutRenderers(ls), name: "ls_plain" },
 		{
 			...ls,
 			name: "ls_self",
@@ -102,3 +102,8 @@ describe("SessionView", () => {
 		expect(output).toContain("gantry: overloaded");
 	});
 });
+
+function withoutRenderers(definition: ToolDefinition): ToolDefinition {
+	const { renderCall: _renderCall, renderResult: _renderResult, ...rest } = definition;
+	return rest;
+}

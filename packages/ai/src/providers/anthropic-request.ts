@@ -154,7 +154,7 @@ function assistantContent(message: AssistantMessage): ContentBlockParam[] {
 function toolResultBlock(model: Model, message: ToolResultMessage): ToolResultBlockParam {
 	const content = message.content.flatMap((block) => contentBlock(model, block));
 	const result: ToolResultBlockParam = { type: "tool_result", tool_use_id: toolUseId(message.toolCallId) };
-	if (content.length) result.content = content as ToolResultBlockParam["content"];
+	if (content.length) result.content = content as NonNullable<ToolResultBlockParam["content"]>;
 	if (message.isError) result.is_error = true;
 	return result;
 }

@@ -17,7 +17,8 @@ export function classifyFailure(error: unknown): FailureKind {
 	const headers = fields.headers instanceof Headers ? fields.headers : undefined;
 	if (typeof fields.status === "number") {
 		const status = fields.status;
-		return { status, retryable: status === 408 || status === 409 || status === 429 || status >= 500, headers };
+		const retryable = status === 408 || status === 409 || status === 429 || status >= 500;
+		return headers ? { status, retryable, headers } : { status, retryable };
 	}
 	if (CONNECTION_ERRORS.has(error.constructor.name)) return { retryable: true };
 	return { retryable: RETRYABLE_ERROR_TYPES.has(errorType(fields.error) ?? String(fields.type)) };

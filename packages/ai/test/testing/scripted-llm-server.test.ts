@@ -17,7 +17,7 @@ async function post(path: string, body: unknown, headers: Record<string, string>
 }
 
 /** The `data:` payloads of an SSE body, parsed (except `[DONE]`), with their `event:` names. */
-function parseSse(text: string): { event?: string; data: string }[] {
+function parseSse(text: string): { event: string | undefined; data: string }[] {
 	return text
 		.split("\n\n")
 		.filter((frame) => frame.trim() !== "")

@@ -1,4 +1,5 @@
 import type { AgentToolResult } from "@gantry/agent";
+import { withoutUndefined } from "@gantry/ai";
 import type { ExtensionToolContext, ToolDefinition, ToolLoadout } from "@gantry/extensions";
 import type { Workspace } from "@gantry/tools";
 import { type Static, Type } from "@sinclair/typebox";
@@ -87,7 +88,7 @@ export function createCodemodeToolDefinition(
 		memoryLimitBytes: positive("memoryLimitBytes", options.memoryLimitBytes, DEFAULT_CODEMODE_MEMORY_LIMIT_BYTES),
 		maxOutputTokens: positive("maxOutputTokens", options.maxOutputTokens, DEFAULT_CODEMODE_MAX_OUTPUT_TOKENS),
 	};
-	const descriptionOptions = { mode, ...limits, budget: options.descriptionBudget };
+	const descriptionOptions = withoutUndefined({ mode, ...limits, budget: options.descriptionBudget });
 	return {
 		name: "codemode",
 		label: "Code mode",
@@ -113,14 +114,16 @@ export function createCodemodeToolDefinition(
 		async execute(_toolCallId, params, signal, _onUpdate, ctx): Promise<AgentToolResult<CodemodeToolDetails>> {
 			if (!ctx) throw new Error("codemode can only run inside a session: it needs the tool context to call tools.");
 			const host = options.createHost ? options.createHost(ctx) : createContextToolHost(ctx, options.catalog);
-			const result = await runCodemodeScript({
-				code: typeof params.code === "string" ? params.code : "",
-				tools: host,
-				...limits,
-				tempDir: typeof options.tempDir === "function" ? options.tempDir() : options.tempDir,
-				...(options.workspace !== undefined ? { workspace: options.workspace } : {}),
-				signal: signal ?? ctx.signal,
-			});
+			const result = await runCodemodeScript(
+				withoutUndefined({
+					code: typeof params.code === "string" ? params.code : "",
+					tools: host,
+					...limits,
+					tempDir: typeof options.tempDir === "function" ? options.tempDir() : options.tempDir,
+					workspace: options.workspace,
+					signal: signal ?? ctx.signal,
+				}),
+			);
 			const bounded = boundCallRecords(result.calls);
 			const details: CodemodeToolDetails = { calls: bounded.calls };
 			if (bounded.omitted > 0) details.omittedCalls = bounded.omitted;

@@ -1,3 +1,4 @@
+import { withoutUndefined } from "@gantry/ai";
 import type { ToolAnnotations } from "@gantry/extensions";
 import { globCovers, locateCallPath } from "./path-glob.js";
 import { type PermissionRule, parsePermissionRules, SHELL_TOOLS } from "./permission-rules.js";
@@ -73,7 +74,7 @@ export async function judgeCall(
 		decision,
 		reason,
 		rules: decided,
-		...(shell ? { shell } : {}),
+		...withoutUndefined({ shell }),
 	});
 
 	for (const rule of denyRules) {

@@ -8,7 +8,15 @@ import {
 	type AgentTool,
 	type AgentToolCall,
 } from "@gantry/agent";
-import { type AssistantMessage, addUsage, createAssistantMessage, emptyUsage, type Model, type Tool } from "@gantry/ai";
+import {
+	type AssistantMessage,
+	addUsage,
+	createAssistantMessage,
+	emptyUsage,
+	type Model,
+	type Tool,
+	withoutUndefined,
+} from "@gantry/ai";
 import { type ExtensionRunner, type ToolDefinition, type ToolInfo, wrapToolDefinition } from "@gantry/extensions";
 import type { Workspace } from "@gantry/tools";
 import { createToolHooks } from "./hook-bridge.js";
@@ -84,22 +92,24 @@ export class AgentSession {
 			},
 		};
 		const hooks = createToolHooks(hookOptions);
-		this.agent = new Agent({
-			initialState: {
-				model: options.model,
-				messages: transcript?.loaded?.messages ?? options.initialMessages ?? [],
-			},
-			toolExecution: options.toolExecution,
-			resolveTool: (name, declared) => this.#registry.resolve(name, declared),
-			beforeToolCall: hooks.beforeToolCall,
-			afterToolCall: hooks.afterToolCall,
-			streamFn: options.streamFn,
-			apiKey: options.apiKey,
-			maxTokens: options.maxTokens,
-			temperature: options.temperature,
-			streamOptions: this.#streamOptions(),
-			onListenerError: (error) => this.#report("a session listener failed", error),
-		});
+		this.agent = new Agent(
+			withoutUndefined({
+				initialState: {
+					model: options.model,
+					messages: transcript?.loaded?.messages ?? options.initialMessages ?? [],
+				},
+				toolExecution: options.toolExecution,
+				resolveTool: (name: string, declared: AgentTool | undefined) => this.#registry.resolve(name, declared),
+				beforeToolCall: hooks.beforeToolCall,
+				afterToolCall: hooks.afterToolCall,
+				streamFn: options.streamFn,
+				apiKey: options.apiKey,
+				maxTokens: options.maxTokens,
+				temperature: options.temperature,
+				streamOptions: this.#streamOptions(),
+				onListenerError: (error: unknown) => this.#report("a session listener failed", error),
+			}),
+		);
 		this.#nested = new NestedToolCallRunner({
 			getCallableTools: () => this.#callableTools(),
 			resolveTool: (name, declared) => this.#registry.resolve(name, declared),
@@ -299,12 +309,14 @@ export class AgentSession {
 			this.#report(`prepareLoadout of ${tool} failed; its changes were ignored`, error),
 		);
 		this.agent.state.tools = loadout.declared;
-		this.agent.state.systemPrompt = buildSystemPrompt({
-			cwd: this.workspace.isLocal ? this.workspace.cwd : `${this.workspace.cwd} (on ${this.workspace.label})`,
-			declared: loadout.declaredDefinitions,
-			basePrompt: this.#options.systemPrompt,
-			appendix: this.#options.appendSystemPrompt,
-		});
+		this.agent.state.systemPrompt = buildSystemPrompt(
+			withoutUndefined({
+				cwd: this.workspace.isLocal ? this.workspace.cwd : `${this.workspace.cwd} (on ${this.workspace.label})`,
+				declared: loadout.declaredDefinitions,
+				basePrompt: this.#options.systemPrompt,
+				appendix: this.#options.appendSystemPrompt,
+			}),
+		);
 		const active = this.#registry.activeNames();
 		this.#transcript?.appendToolChange(this.#persistedActive, active);
 		this.#persistedActive = active;

@@ -6,7 +6,7 @@ import {
 	type BeforeToolCallHook,
 	mergeToolResult,
 } from "@gantry/agent";
-import type { ImageContent, Model, TextContent } from "@gantry/ai";
+import { type ImageContent, type Model, type TextContent, withoutUndefined } from "@gantry/ai";
 import type { ExtensionRunner } from "@gantry/extensions";
 import { normalizeImages } from "./image-normalizer.js";
 
@@ -42,7 +42,7 @@ export function createToolHooks(
 			input,
 		});
 		if (!result?.block) return undefined;
-		return { block: true, reason: result.reason, terminate: result.terminate === true };
+		return withoutUndefined({ block: true as const, reason: result.reason, terminate: result.terminate === true });
 	};
 
 	const afterToolCall: AfterToolCallHook = async ({ toolCall, args, result, isError }) => {
@@ -57,10 +57,9 @@ export function createToolHooks(
 				toolName: toolCall.name,
 				input: (typeof args === "object" && args !== null ? args : {}) as Record<string, unknown>,
 				content: result.content,
-				structuredContent: result.structuredContent,
 				details: result.details,
 				isError,
-				usage: result.usage,
+				...withoutUndefined({ structuredContent: result.structuredContent, usage: result.usage }),
 			});
 			if (overrides) {
 				current = mergeToolResult(current, overrides);

@@ -5,12 +5,13 @@ import {
 	type AgentTool,
 	type AgentToolCall,
 	type AgentToolCallOutcome,
+	type AgentToolResult,
 	type BeforeToolCallHook,
 	runToolCall,
 	ToolCallIdentity,
 	type ToolResolver,
 } from "@gantry/agent";
-import type { AssistantMessage } from "@gantry/ai";
+import { type AssistantMessage, withoutUndefined } from "@gantry/ai";
 import type { ExecuteToolOptions } from "@gantry/extensions";
 import { ExclusiveLock } from "./exclusive-lock.js";
 import { NestedCallBook } from "./nested-records.js";
@@ -92,32 +93,38 @@ export class NestedToolCallRunner {
 		const base = { toolCallId: identity.id, toolName: toolCall.name, parentToolCallId: parentId };
 		await environment.emit({ type: "tool_execution_start", ...base, args: toolCall.arguments });
 		const hooks = environment.createHooks(parentId);
-		const outcome = await runToolCall(toolCall, {
-			identity,
-			tools,
-			resolveTool: environment.resolveTool,
-			assistantMessage: environment.getAssistantMessage(),
-			context: environment.getContext(),
-			beforeToolCall: hooks.beforeToolCall,
-			afterToolCall: hooks.afterToolCall,
-			signal: options.signal,
-			onUpdate: (partialResult) => {
-				void environment.emit({ type: "tool_execution_update", ...base, args: toolCall.arguments, partialResult });
-				options.onUpdate?.(partialResult);
-			},
-		});
-		book.finish(record, {
-			isError: outcome.isError,
-			durationMs: outcome.durationMs,
-			usage: outcome.result.usage,
-			errorText: outcome.isError ? resultText(outcome) : undefined,
-		});
+		const outcome = await runToolCall(
+			toolCall,
+			withoutUndefined({
+				identity,
+				tools,
+				resolveTool: environment.resolveTool,
+				assistantMessage: environment.getAssistantMessage(),
+				context: environment.getContext(),
+				beforeToolCall: hooks.beforeToolCall,
+				afterToolCall: hooks.afterToolCall,
+				signal: options.signal,
+				onUpdate: (partialResult: AgentToolResult) => {
+					void environment.emit({ type: "tool_execution_update", ...base, args: toolCall.arguments, partialResult });
+					options.onUpdate?.(partialResult);
+				},
+			}),
+		);
+		book.finish(
+			record,
+			withoutUndefined({
+				isError: outcome.isError,
+				durationMs: outcome.durationMs,
+				usage: outcome.result.usage,
+				errorText: outcome.isError ? resultText(outcome) : undefined,
+			}),
+		);
 		await environment.emit({
 			type: "tool_execution_end",
 			...base,
 			result: outcome.result,
 			isError: outcome.isError,
-			...(outcome.durationMs !== undefined ? { durationMs: outcome.durationMs } : {}),
+			...withoutUndefined({ durationMs: outcome.durationMs }),
 		});
 		return outcome;
 	}

@@ -1,3 +1,4 @@
+import { withoutUndefined } from "@gantry/ai";
 import type { ToolDefinition } from "@gantry/extensions";
 import { createAllToolDefinitions, type Workspace } from "@gantry/tools";
 import { createCodemodeToolDefinition } from "../codemode/index.js";
@@ -45,8 +46,7 @@ export function createBuiltinToolSources(environment: SessionToolsEnvironment): 
 			if (!entry) return undefined;
 			return {
 				exposure: entry.exposure,
-				...(entry.definition.outputSchema ? { outputSchema: entry.definition.outputSchema } : {}),
-				...(entry.definition.namespace ? { namespace: entry.definition.namespace } : {}),
+				...withoutUndefined({ outputSchema: entry.definition.outputSchema, namespace: entry.definition.namespace }),
 			};
 		},
 	});
@@ -63,7 +63,7 @@ export function createBuiltinToolSources(environment: SessionToolsEnvironment): 
 					name: entry.definition.name,
 					description: entry.definition.description,
 					parameters: entry.definition.parameters,
-					...(entry.definition.namespace ? { namespace: entry.definition.namespace } : {}),
+					...withoutUndefined({ namespace: entry.definition.namespace }),
 				})),
 		activate: (names) => environment.activate(names),
 	});

@@ -24,7 +24,7 @@ const note = makeTool("note", "Write a note.", Type.Object({ text: Type.String()
 
 describe("createContextToolHost", () => {
 	test("lists ctx.tools with the catalog's facts and calls through ctx.executeTool with the signal", async () => {
-		const seen: { name: string; args: unknown; signal?: AbortSignal }[] = [];
+		const seen: { name: string; args: unknown; signal: AbortSignal | undefined }[] = [];
 		const ctx: ExtensionToolContext = {
 			cwd: temp.path,
 			hasUI: false,

@@ -2,7 +2,7 @@ import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { AgentToolResult } from "@gantry/agent";
-import type { Context } from "@gantry/ai";
+import { type Context, withoutUndefined } from "@gantry/ai";
 import { defineTool, type ToolDefinition, type ToolExposure } from "@gantry/extensions";
 import { Type } from "@sinclair/typebox";
 
@@ -32,13 +32,15 @@ export function echoTool(
 		label: name,
 		description: options.description ?? `Echoes text (${name})`,
 		parameters: echoParameters,
-		exposure: options.exposure,
-		defaultActive: options.defaultActive,
 		annotations: options.annotations ?? { readOnlyHint: true },
-		executionMode: options.executionMode,
-		prepareLoadout: options.prepareLoadout,
-		promptSnippet: options.promptSnippet,
-		promptGuidelines: options.promptGuidelines,
+		...withoutUndefined({
+			exposure: options.exposure,
+			defaultActive: options.defaultActive,
+			executionMode: options.executionMode,
+			prepareLoadout: options.prepareLoadout,
+			promptSnippet: options.promptSnippet,
+			promptGuidelines: options.promptGuidelines,
+		}),
 		async execute(_id, params): Promise<AgentToolResult> {
 			calls.push(params.text);
 			running.now++;

@@ -1,3 +1,4 @@
+import { withoutUndefined } from "@gantry/ai";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
 import {
@@ -76,7 +77,8 @@ export class McpServerConnection {
 
 	/** The name and version the server reported. */
 	get serverInfo(): { name: string; version: string; title?: string } | undefined {
-		return this.#client?.getServerVersion();
+		const info = this.#client?.getServerVersion();
+		return info && withoutUndefined({ name: info.name, version: info.version, title: info.title });
 	}
 
 	/** The process id of a stdio server while it runs. */
@@ -119,15 +121,20 @@ export class McpServerConnection {
 		const status = await this.settled();
 		const client = this.#client;
 		if (status.state !== "ready" || client === undefined) throw this.#unavailable(status);
-		const result = await client.callTool({ name: tool, arguments: args }, undefined, {
-			signal: options.signal,
-			timeout: this.timeoutMs,
-			resetTimeoutOnProgress: true,
-			onprogress: options.onProgress
-				? (progress) => options.onProgress?.({ ...progress })
-				: // A callback makes the SDK send a progress token, and progress restarts the timeout either way.
-					() => {},
-		});
+		const result = await client.callTool(
+			{ name: tool, arguments: args },
+			undefined,
+			withoutUndefined({
+				signal: options.signal,
+				timeout: this.timeoutMs,
+				resetTimeoutOnProgress: true,
+				onprogress: options.onProgress
+					? (progress: { progress: number; total?: number | undefined; message?: string | undefined }) =>
+							options.onProgress?.(withoutUndefined(progress))
+					: // A callback makes the SDK send a progress token, and progress restarts the timeout either way.
+						() => {},
+			}),
+		);
 		return result as McpCallResult;
 	}
 

@@ -1,3 +1,4 @@
+import { withoutUndefined } from "@gantry/ai";
 import type { ToolDefinition, ToolExposure, ToolNamespace } from "@gantry/extensions";
 import type { TSchema } from "@sinclair/typebox";
 import { trustedAnnotations } from "./annotations.js";
@@ -43,7 +44,7 @@ export function createMcpToolDefinition(input: McpToolDefinitionInput): ToolDefi
 			}
 			try {
 				const result = await connection.callTool(tool.name, params as Record<string, unknown>, {
-					signal,
+					...withoutUndefined({ signal }),
 					onProgress: (progress) => {
 						const total = progress.total === undefined ? "" : `/${progress.total}`;
 						const text = progress.message ?? `progress ${progress.progress}${total}`;

@@ -1,3 +1,5 @@
+import type { AgentToolResult } from "@gantry/agent";
+import { withoutUndefined } from "@gantry/ai";
 import type { ToolDefinition } from "@gantry/extensions";
 import { Server } from "@modelcontextprotocol/sdk/server/index.js";
 import { StdioServerTransport } from "@modelcontextprotocol/sdk/server/stdio.js";
@@ -50,7 +52,7 @@ export function createMcpServer(options: McpServerOptions): McpServerHandle {
 	const createProtocolServer = (): Server => {
 		const server = new Server(
 			{ name: options.name ?? PACKAGE_NAME, version: options.version ?? PACKAGE_VERSION },
-			{ capabilities: { tools: { listChanged: true } }, instructions: options.instructions },
+			{ capabilities: { tools: { listChanged: true } }, ...withoutUndefined({ instructions: options.instructions }) },
 		);
 		server.setRequestHandler(ListToolsRequestSchema, () => ({ tools: catalog.list().map(toMcpTool) }));
 		server.setRequestHandler(CallToolRequestSchema, async (request, extra): Promise<CallToolResult> => {
@@ -65,20 +67,19 @@ export function createMcpServer(options: McpServerOptions): McpServerHandle {
 			}
 			const progressToken = request.params._meta?.progressToken;
 			let progress = 0;
+			const reportProgress = (partial: AgentToolResult) => {
+				if (progressToken === undefined) return;
+				const message = lastLines(partial.content);
+				void extra
+					.sendNotification({
+						method: "notifications/progress",
+						params: { progressToken, progress: ++progress, ...(message ? { message } : {}) },
+					})
+					.catch(() => {});
+			};
 			const outcome = await catalog.call(name, request.params.arguments ?? {}, {
 				signal: extra.signal,
-				onUpdate:
-					progressToken === undefined
-						? undefined
-						: (partial) => {
-								const message = lastLines(partial.content);
-								void extra
-									.sendNotification({
-										method: "notifications/progress",
-										params: { progressToken, progress: ++progress, ...(message ? { message } : {}) },
-									})
-									.catch(() => {});
-							},
+				...(progressToken === undefined ? {} : { onUpdate: reportProgress }),
 			});
 			return toMcpResult(outcome, definition.outputSchema !== undefined);
 		});

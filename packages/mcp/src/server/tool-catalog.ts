@@ -1,5 +1,5 @@
 import { type AgentTool, type AgentToolCallOutcome, type AgentToolUpdateCallback, runToolCall } from "@gantry/agent";
-import { type AssistantMessage, emptyUsage } from "@gantry/ai";
+import { type AssistantMessage, emptyUsage, withoutUndefined } from "@gantry/ai";
 import {
 	type ExtensionToolContext,
 	type ToolDefinition,
@@ -69,8 +69,7 @@ export function definitionsCatalog(definitions: readonly ToolDefinition[]): Tool
 				tools,
 				assistantMessage: SERVED_CALL_MESSAGE,
 				context: { messages: [] },
-				signal: options.signal,
-				onUpdate: options.onUpdate,
+				...withoutUndefined({ signal: options.signal, onUpdate: options.onUpdate }),
 			});
 		},
 		onChanged: () => () => {},

@@ -3,13 +3,17 @@ import { afterAll, beforeAll } from "vitest";
 import { createSshWorkspace, type SshWorkspace, type SshWorkspaceOptions } from "../../src/index.js";
 import { startTestSshServer, type TestSshServer } from "../../src/testing/index.js";
 
-/** Connects to the test server as its unprivileged user, trusting its host key. */
+/**
+ * Connects to the test server as its unprivileged user, trusting its host key; `overrides` replace
+ * options and the options named in `without` are left out.
+ */
 export function connectTestWorkspace(
 	server: TestSshServer,
 	cwd: string,
 	overrides: Partial<SshWorkspaceOptions> = {},
+	without: readonly ("privateKey" | "hostKey")[] = [],
 ): Promise<SshWorkspace> {
-	return createSshWorkspace({
+	const options: SshWorkspaceOptions = {
 		host: server.host,
 		port: server.port,
 		username: server.username,
@@ -17,7 +21,9 @@ export function connectTestWorkspace(
 		hostKey: server.hostKeyLine,
 		cwd,
 		...overrides,
-	});
+	};
+	for (const key of without) delete options[key];
+	return createSshWorkspace(options);
 }
 
 /** What `useRemoteWorkspace` hands each test file. */

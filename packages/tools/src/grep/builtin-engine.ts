@@ -1,4 +1,5 @@
 import { basename } from "node:path";
+import { withoutUndefined } from "@gantry/ai";
 import { TimeSlicer, throwIfAborted } from "../abort.js";
 import { createGlobFilter } from "../search/glob-filter.js";
 import { IgnoreRules } from "../search/ignore-rules.js";
@@ -116,7 +117,7 @@ export async function runBuiltinEngine(
 		found += countMatches(lines);
 	};
 
-	walk: for await (const batch of walkFiles(root, { operations, rules, filter })) {
+	walk: for await (const batch of walkFiles(root, withoutUndefined({ operations, rules, filter }))) {
 		for (const path of batch) {
 			window.push({ path, search: searchFile(operations, `${root}/${path}`, pattern, context, maxMatches - found) });
 			if (window.length >= CONCURRENCY) {

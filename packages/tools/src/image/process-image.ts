@@ -1,4 +1,4 @@
-import type { ImageContent } from "@gantry/ai";
+import { type ImageContent, withoutUndefined } from "@gantry/ai";
 import type { Sharp } from "sharp";
 import { errorMessage } from "../error-text.js";
 import { formatSize } from "../truncate.js";
@@ -125,10 +125,10 @@ export async function processImageBytes(
 	try {
 		source = await openSource(bytes, format);
 	} catch (error) {
-		return { format, hints: [`[Image could not be decoded: ${describeError(error)}]`] };
+		return { ...withoutUndefined({ format }), hints: [`[Image could not be decoded: ${describeError(error)}]`] };
 	}
 	const { width, height } = source;
-	const original = { format, originalWidth: width, originalHeight: height };
+	const original = withoutUndefined({ format, originalWidth: width, originalHeight: height });
 	const accepted = format !== undefined && isProviderImageFormat(format);
 	const scale = autoResize ? Math.min(1, limits.maxWidth / width, limits.maxHeight / height) : 1;
 	const fitsBudget = base64Length(bytes.length) <= limits.maxBytes;

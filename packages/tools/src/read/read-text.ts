@@ -1,4 +1,5 @@
 import type { AgentToolResult } from "@gantry/agent";
+import { withoutUndefined } from "@gantry/ai";
 import { readLinePage } from "./line-page.js";
 import { longLineMessage, pageNotice, type ReadTruncatedBy } from "./notice.js";
 import type { ReadFileHandle, ReadToolDetails, ReadTruncation } from "./types.js";
@@ -23,15 +24,18 @@ export interface TextReadRequest {
 export async function readTextFile(request: TextReadRequest): Promise<AgentToolResult<ReadToolDetails>> {
 	const { path, offset, limit, maxBytes, size } = request;
 	const pageLines = Math.min(limit ?? Number.POSITIVE_INFINITY, request.maxLines);
-	const page = await readLinePage(request.handle, {
-		offset,
-		maxLines: pageLines,
-		maxBytes,
-		countLinesUpTo: COUNT_LINES_UP_TO,
-		fileSize: size,
-		chunkSize: READ_CHUNK_BYTES,
-		signal: request.signal,
-	});
+	const page = await readLinePage(
+		request.handle,
+		withoutUndefined({
+			offset,
+			maxLines: pageLines,
+			maxBytes,
+			countLinesUpTo: COUNT_LINES_UP_TO,
+			fileSize: size,
+			chunkSize: READ_CHUNK_BYTES,
+			signal: request.signal,
+		}),
+	);
 
 	if (page.lineCount === 0) {
 		if (page.stop === "bytes") throw new Error(longLineMessage(offset, path, maxBytes));
@@ -53,21 +57,18 @@ export async function readTextFile(request: TextReadRequest): Promise<AgentToolR
 	if (page.stop !== "end") {
 		const truncatedBy: ReadTruncatedBy =
 			page.stop === "bytes" ? "bytes" : limit !== undefined && limit <= request.maxLines ? "limit" : "lines";
-		truncation = {
-			truncatedBy,
-			nextOffset: endLine + 1,
-			remainingLines: totalLines === undefined ? undefined : totalLines - endLine,
-			maxLines: request.maxLines,
-			maxBytes,
-		};
-		const notice = pageNotice({
-			truncatedBy,
-			startLine: offset,
-			endLine,
-			totalLines,
-			maxBytes,
-			countLinesUpTo: COUNT_LINES_UP_TO,
-		});
+		truncation = { truncatedBy, nextOffset: endLine + 1, maxLines: request.maxLines, maxBytes };
+		if (totalLines !== undefined) truncation.remainingLines = totalLines - endLine;
+		const notice = pageNotice(
+			withoutUndefined({
+				truncatedBy,
+				startLine: offset,
+				endLine,
+				totalLines,
+				maxBytes,
+				countLinesUpTo: COUNT_LINES_UP_TO,
+			}),
+		);
 		output = `${text}\n\n${notice}`;
 	}
 	return {
@@ -77,11 +78,11 @@ export async function readTextFile(request: TextReadRequest): Promise<AgentToolR
 			path,
 			startLine: offset,
 			endLine,
-			...(totalLines === undefined ? {} : { totalLines }),
+			...withoutUndefined({ totalLines }),
 			truncated: truncation !== undefined,
-			...(truncation === undefined ? {} : { nextOffset: truncation.nextOffset }),
+			...withoutUndefined({ nextOffset: truncation?.nextOffset }),
 			content: text,
 		},
-		details: { path, kind: "text", size, startLine: offset, endLine, totalLines, truncation },
+		details: { path, kind: "text", size, startLine: offset, endLine, ...withoutUndefined({ totalLines, truncation }) },
 	};
 }

@@ -1,3 +1,4 @@
+import { withoutUndefined } from "@gantry/ai";
 import type { ExtensionToolContext, ToolDefinition } from "@gantry/extensions";
 import { throwIfAborted } from "../abort.js";
 import { defineBoundedTool } from "../bounded-errors.js";
@@ -98,18 +99,22 @@ export function createReadToolDefinition(
 				const imageFormat = detectImageFormat(headBytes);
 				if (imageFormat !== undefined) {
 					const model = currentValue(options.model) ?? ctx?.model;
-					return await readImageFile({
-						path,
-						handle,
-						size: stats.size,
-						model,
-						limits: currentValue(options.imageResize) ?? model?.inputLimits?.images?.resize,
-						autoResize: options.autoResizeImages ?? true,
-						signal,
-					});
+					return await readImageFile(
+						withoutUndefined({
+							path,
+							handle,
+							size: stats.size,
+							model,
+							limits: currentValue(options.imageResize) ?? model?.inputLimits?.images?.resize,
+							autoResize: options.autoResizeImages ?? true,
+							signal,
+						}),
+					);
 				}
 				if (looksBinary(headBytes)) throw binaryFileError(path, stats.size);
-				return await readTextFile({ path, handle, size: stats.size, offset, limit, maxLines, maxBytes, signal });
+				return await readTextFile(
+					withoutUndefined({ path, handle, size: stats.size, offset, limit, maxLines, maxBytes, signal }),
+				);
 			} finally {
 				await handle.close();
 			}

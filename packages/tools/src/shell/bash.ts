@@ -1,3 +1,4 @@
+import { withoutUndefined } from "@gantry/ai";
 import type { ToolDefinition } from "@gantry/extensions";
 import { DEFAULT_MAX_BYTES, DEFAULT_MAX_LINES, formatSize } from "../truncate.js";
 import type { Workspace } from "../workspace/types.js";
@@ -59,8 +60,7 @@ export function createBashToolDefinition(
 		constrainedSampling: { type: "json_schema", strict: "prefer" },
 		workspace,
 		operations: options.operations ?? shellOperationsOn(workspace.processes, bashInvocation("bash")),
-		env: options.env,
-		tempDir: options.tempDir,
+		...withoutUndefined({ env: options.env, tempDir: options.tempDir }),
 		filePrefix: "gantry-bash",
 	});
 }

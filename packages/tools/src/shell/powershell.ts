@@ -1,3 +1,4 @@
+import { withoutUndefined } from "@gantry/ai";
 import type { ToolDefinition } from "@gantry/extensions";
 import { DEFAULT_MAX_BYTES, DEFAULT_MAX_LINES, formatSize } from "../truncate.js";
 import { createLocalProcesses } from "../workspace/local/processes.js";
@@ -61,8 +62,7 @@ export function createPowerShellToolDefinition(
 		prompt: "PS>",
 		workspace,
 		operations: options.operations ?? shellOperationsOn(workspace.processes, powershellInvocation(workspace.processes)),
-		env: options.env,
-		tempDir: options.tempDir,
+		...withoutUndefined({ env: options.env, tempDir: options.tempDir }),
 		filePrefix: "gantry-powershell",
 	});
 }

@@ -1,5 +1,5 @@
 import type { AgentToolResult, AgentToolUpdateCallback } from "@gantry/agent";
-import type { JsonValue } from "@gantry/ai";
+import { type JsonValue, withoutUndefined } from "@gantry/ai";
 import { childAbortController, throwIfAborted } from "../abort.js";
 import { OutputAccumulator, type OutputSnapshot } from "../output-accumulator.js";
 import { formatSize } from "../truncate.js";
@@ -112,12 +112,11 @@ export async function runShellCommand(options: RunShellCommandOptions): Promise<
 
 	let exit: Awaited<ReturnType<ShellOperations["exec"]>>;
 	try {
-		exit = await options.operations.exec(options.command, options.cwd, {
-			onData,
-			signal: controller.signal,
-			timeout,
-			env: options.env,
-		});
+		exit = await options.operations.exec(
+			options.command,
+			options.cwd,
+			withoutUndefined({ onData, signal: controller.signal, timeout, env: options.env }),
+		);
 	} catch (error) {
 		if (!controller.signal.aborted) {
 			settled = true;

@@ -1,3 +1,4 @@
+import { withoutUndefined } from "@gantry/ai";
 import { throwIfAborted } from "../abort.js";
 import { createLocalProcesses, type LocalProcessesOptions } from "../workspace/local/processes.js";
 import type { WorkspaceProcesses } from "../workspace/types.js";
@@ -60,7 +61,7 @@ export function shellOperationsOn(processes: WorkspaceProcesses, invocation: She
 		async exec(command, cwd, { onData, signal, env }) {
 			throwIfAborted(signal);
 			const { file, args } = await invocation(command, env);
-			return processes.spawn(file, args, { cwd, env, onStdout: onData, onStderr: onData, signal });
+			return processes.spawn(file, args, withoutUndefined({ cwd, env, onStdout: onData, onStderr: onData, signal }));
 		},
 	};
 }

@@ -1,4 +1,4 @@
-import type { ConstrainedSampling } from "@gantry/ai";
+import { type ConstrainedSampling, withoutUndefined } from "@gantry/ai";
 import { defineTool, type Theme, type ToolDefinition } from "@gantry/extensions";
 import { Type } from "@sinclair/typebox";
 import { throwIfAborted } from "../abort.js";
@@ -74,7 +74,7 @@ export function createShellToolDefinition(config: ShellToolConfig): ToolDefiniti
 		parameters: config.parameters,
 		outputSchema: shellOutputSchema,
 		annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: false, openWorldHint: true },
-		...(config.constrainedSampling ? { constrainedSampling: config.constrainedSampling } : {}),
+		...withoutUndefined({ constrainedSampling: config.constrainedSampling }),
 		async execute(_toolCallId, params, signal, onUpdate) {
 			throwIfAborted(signal);
 			const command: unknown = params.command;
@@ -82,18 +82,20 @@ export function createShellToolDefinition(config: ShellToolConfig): ToolDefiniti
 				throw new Error(`"command" must be a non-empty string with the ${config.label} command to run.`);
 			}
 			const timeout = parseShellTimeout(params.timeout);
-			return runShellCommand({
-				operations: config.operations,
-				command,
-				cwd: config.workspace.cwd,
-				timeout,
-				signal,
-				onUpdate,
-				env: config.env,
-				files: config.workspace.fs,
-				tempDir: config.tempDir ?? config.workspace.tempDir,
-				filePrefix: config.filePrefix,
-			});
+			return runShellCommand(
+				withoutUndefined({
+					operations: config.operations,
+					command,
+					cwd: config.workspace.cwd,
+					timeout,
+					signal,
+					onUpdate,
+					env: config.env,
+					files: config.workspace.fs,
+					tempDir: config.tempDir ?? config.workspace.tempDir,
+					filePrefix: config.filePrefix,
+				}),
+			);
 		},
 		renderCall(args, theme) {
 			const firstLine = String(args.command ?? "").split("\n", 1)[0];

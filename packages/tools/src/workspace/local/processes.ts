@@ -2,6 +2,7 @@ import { type ChildProcessByStdio, spawn as spawnChild } from "node:child_proces
 import { randomBytes } from "node:crypto";
 import { stat } from "node:fs/promises";
 import type { Readable } from "node:stream";
+import { withoutUndefined } from "@gantry/ai";
 import { onAbort, throwIfAborted } from "../../abort.js";
 import type { WorkspaceExitStatus, WorkspaceProcesses, WorkspaceSpawnOptions } from "../types.js";
 import { findExecutable } from "./find-executable.js";
@@ -170,7 +171,9 @@ function startChild(
 		windowsHide: true,
 	});
 	const ended = new Promise<ChildEnd>((resolve) => {
-		child.once("error", (error: NodeJS.ErrnoException) => resolve({ reason: error.message, code: error.code }));
+		child.once("error", (error: NodeJS.ErrnoException) =>
+			resolve(withoutUndefined({ reason: error.message, code: error.code })),
+		);
 		child.once("close", (exitCode, signal) => resolve({ exitCode, signal }));
 	});
 	return { child, ended };
