@@ -98,15 +98,23 @@ export function createPermissionPolicy(options: PermissionPolicyOptions = {}): E
 		remembered.length === 0 ? configured : { allow: [...configured.allow, ...remembered], deny: configured.deny };
 
 	return (api) => {
-		api.on("tool_call", async (event, ctx) => {
-			const tool = api.getToolInfo(event.toolName);
-			const rules = currentRules();
-			const verdict = await judgeCall(
-				rules,
-				{ toolName: event.toolName, input: event.input, cwd: ctx.cwd, annotations: tool?.annotations },
+		const judge = (event: ToolCallEvent, cwd: string) =>
+			judgeCall(
+				currentRules(),
+				{
+					toolName: event.toolName,
+					input: event.input,
+					cwd,
+					annotations: api.getToolInfo(event.toolName)?.annotations,
+				},
 				mode,
 			);
+		let questions: Promise<unknown> = Promise.resolve();
+
+		api.on("tool_call", async (event, ctx) => {
 			const summary = describeCall(event);
+			const known = remembered.length;
+			const verdict = await judge(event, ctx.cwd);
 			if (verdict.decision === "deny") {
 				return { block: true, reason: `Blocked by the permission policy: ${summary} is denied by ${verdict.reason}.` };
 			}
@@ -117,22 +125,32 @@ export function createPermissionPolicy(options: PermissionPolicyOptions = {}): E
 					reason: `Blocked by the permission policy: ${summary} may change files or run commands (${[verdict.reason, ...describeParse(verdict)].join("; ")}), and there is no one to approve it. Re-run with --yes (or an allow rule) to permit it.`,
 				};
 			}
-			const toolRules = rules.allow.filter((rule) => rule.matchesTool(event.toolName));
-			const offer = alwaysAllowOffer(event.toolName, verdict, toolRules);
-			const always = offer.option === undefined ? undefined : [offer.option, scope].filter(Boolean).join(" ");
-			const why = offer.option === undefined ? [`No "always": ${offer.why}.`] : [];
-			const title = [`Allow ${summary}?`, ...describeParse(verdict), ...why].join("\n");
-			const answer = await ctx.ui.select(title, always === undefined ? ["Yes", "No"] : ["Yes", "No", always]);
-			if (offer.option !== undefined && answer === always) {
-				const added = offer.rules.filter((rule) => !remembered.some((known) => known.text === rule));
-				remembered.push(...added.map(parsePermissionRule));
-				if (added.length > 0) await reportAlways(options, added, ctx.ui);
-				return undefined;
-			}
-			if (answer === "Yes") return undefined;
-			return { block: true, reason: `The user declined ${summary}.` };
+			// One question at a time; a call that waited is judged again, so an "always" given meanwhile covers it.
+			const turn = questions.then(async () => {
+				const current = remembered.length === known ? verdict : await judge(event, ctx.cwd);
+				return current.decision === "allow" ? undefined : ask(event, ctx.ui, current, summary);
+			});
+			questions = turn.catch(() => undefined);
+			return turn;
 		});
 	};
+
+	async function ask(event: ToolCallEvent, ui: ExtensionUI, verdict: PermissionVerdict, summary: string) {
+		const toolRules = currentRules().allow.filter((rule) => rule.matchesTool(event.toolName));
+		const offer = alwaysAllowOffer(event.toolName, verdict, toolRules);
+		const always = offer.option === undefined ? undefined : [offer.option, scope].filter(Boolean).join(" ");
+		const why = offer.option === undefined ? [`No "always": ${offer.why}.`] : [];
+		const title = [`Allow ${summary}?`, ...describeParse(verdict), ...why].join("\n");
+		const answer = await ui.select(title, always === undefined ? ["Yes", "No"] : ["Yes", "No", always]);
+		if (offer.option !== undefined && answer === always) {
+			const added = offer.rules.filter((rule) => !remembered.some((known) => known.text === rule));
+			remembered.push(...added.map(parsePermissionRule));
+			if (added.length > 0) await reportAlways(options, added, ui);
+			return undefined;
+		}
+		if (answer === "Yes") return undefined;
+		return { block: true, reason: `The user declined ${summary}.` };
+	}
 }
 
 async function reportAlways(options: PermissionPolicyOptions, rules: string[], ui: ExtensionUI): Promise<void> {

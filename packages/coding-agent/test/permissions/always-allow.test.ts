@@ -148,6 +148,33 @@ describe('"always" for a shell call remembers command prefixes, not the tool', (
 			]);
 		}));
 
+	it("judges a call that waited for another question again, so the answer always given meanwhile covers it", () =>
+		withTempDir(async (cwd) => {
+			await writeFile(join(cwd, "package.json"), JSON.stringify({ scripts: { test: "echo tests-ran" } }));
+			const ui = scriptedUI(["always", "No"]);
+			// A codemode script's calls run at the same time, so their questions would be asked together.
+			const code = [
+				'const commands = ["npm test", "npm test -- -u", "npm install"];',
+				"const runs = await Promise.allSettled(commands.map((command) => tools.bash({ command })));",
+				'return runs.map((run) => run.status).join(",");',
+			].join("\n");
+			const model = createFauxModel([{ toolCalls: [{ name: "codemode", arguments: { code } }] }, { text: "done" }]);
+			const session = await createAgentSession({
+				cwd,
+				model,
+				ui,
+				tools: ["*", "codemode"],
+				extensions: [createPermissionPolicy()],
+			});
+			await session.prompt("go");
+			expect(ui.asked.map((question) => question.title.split("\n")[0])).toEqual([
+				"Allow bash `npm test`?",
+				"Allow bash `npm install`?",
+			]);
+			expect(textOf(toolResults(session.messages)[0])).toContain("fulfilled,fulfilled,rejected");
+			await session.dispose();
+		}));
+
 	it("a deny rule beats a remembered prefix", () =>
 		withTempDir(async (cwd) => {
 			const { results } = await runCommands(cwd, ["npm test", "npm test -- --bail"], ["always"], {
