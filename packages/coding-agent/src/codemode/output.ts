@@ -108,6 +108,11 @@ export class OutputCapture {
 		return this.#result();
 	}
 
+	/** Settles once the file work (open, writes, close) is over, also after an aborted `finish`. Never rejects. */
+	get settled(): Promise<void> {
+		return this.#work;
+	}
+
 	#result(): CapturedOutput {
 		if (!this.#spilled) return { text: this.#chunks.join(""), truncated: false, totalChars: this.#length };
 		const head = snapHeadToLine(this.#head);
@@ -149,7 +154,7 @@ export class OutputCapture {
 			this.#handle = await this.#host.fs.createWriteStream(path);
 			this.#filePath = path;
 		} catch (error) {
-			this.#stopFile(messageOf(error));
+			await this.#stopFile(messageOf(error));
 		}
 	}
 
@@ -178,7 +183,7 @@ export class OutputCapture {
 		try {
 			await handle.write(batch);
 		} catch (error) {
-			this.#stopFile(messageOf(error));
+			await this.#stopFile(messageOf(error));
 		}
 	}
 
@@ -195,15 +200,18 @@ export class OutputCapture {
 		}
 	}
 
-	/** The file takes nothing more; `problem` says why. An open handle is closed in the background. */
-	#stopFile(problem: string): void {
+	/** The file takes nothing more; `problem` says why. */
+	async #stopFile(problem: string): Promise<void> {
 		this.#fileProblem ??= problem;
 		this.#fileClosed = true;
 		this.#pending = [];
 		const handle = this.#handle;
 		this.#handle = undefined;
-		// The file is abandoned either way and its problem is already reported.
-		handle?.close().catch(() => {});
+		try {
+			await handle?.close();
+		} catch {
+			// The file is abandoned either way and its problem is already reported.
+		}
 	}
 }
 

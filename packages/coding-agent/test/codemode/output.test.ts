@@ -72,4 +72,17 @@ describe("OutputCapture", async () => {
 			expect(output.text.endsWith("x".repeat(10))).toBe(true);
 		},
 	);
+
+	test("finish(signal) does not wait for the file once aborted, and says it may be incomplete", async () => {
+		const capture = new OutputCapture({ maxOutputTokens: 10, tempDir: temp.path, host });
+		for (let index = 0; index < 100; index++) capture.append(`entry ${index}`);
+		const output = await capture.finish(AbortSignal.abort());
+		expect(output.truncated).toBe(true);
+		expect(output.text).toContain("(saving it was aborted; the file may be incomplete)");
+		expect(output.text.endsWith("entry 99")).toBe(true);
+		// The writes go on in the background and still complete the file.
+		await capture.settled;
+		const [name] = readdirSync(temp.path);
+		expect(readFileSync(join(temp.path, name), "utf8").split("\n")).toHaveLength(100);
+	});
 });
