@@ -29,6 +29,14 @@ describe("loadMcpConfig", () => {
 		expect(await loadMcpConfig(project, { home, env: {} })).toEqual({ mcpServers: {} });
 	});
 
+	test("project: false reads only the user's file", async () => {
+		const dirs = folders();
+		dirs.writeUser({ mcpServers: { mine: { command: "user-server" } } });
+		dirs.writeProject({ mcpServers: { theirs: { command: "project-server" } } });
+		const config = await loadMcpConfig(dirs.project, { home: dirs.home, env: {}, project: false });
+		expect(config.mcpServers).toEqual({ mine: { command: "user-server" } });
+	});
+
 	test("merges the user's file under the project's, by server name, and expands ${VAR}", async () => {
 		const dirs = folders();
 		dirs.writeUser({

@@ -12,16 +12,23 @@ export interface LoadMcpConfigOptions {
 	home?: string;
 	/** Where `${VAR}` values come from. Default: `process.env`. */
 	env?: Readonly<Record<string, string | undefined>>;
+	/**
+	 * Whether `<cwd>/.mcp.json` is read. Default: true. The CLI passes false over `--ssh`, where the
+	 * project's file is on the other host.
+	 */
+	project?: boolean;
 }
 
 /**
  * Reads `~/.gantry/mcp.json` and `<cwd>/.mcp.json` (either may be missing), expands `${VAR}` in their
- * values and merges them by server name, the project's entry replacing the user's. Rejects with a
+ * values and merges them by server name, the project's entry replacing the user's (with `project: false`
+ * only the user's file is read). Rejects with a
  * `GantryMcpError` naming the file for unreadable or invalid JSON, a bad entry, or an unset variable.
  */
 export async function loadMcpConfig(cwd: string, options: LoadMcpConfigOptions = {}): Promise<McpConfig> {
 	const env = options.env ?? process.env;
 	const user = await readConfigFile(join(options.home ?? homedir(), ".gantry", "mcp.json"), env);
+	if (options.project === false) return { mcpServers: { ...user.mcpServers } };
 	const project = await readConfigFile(join(cwd, ".mcp.json"), env);
 	return { mcpServers: { ...user.mcpServers, ...project.mcpServers } };
 }
