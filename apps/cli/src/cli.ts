@@ -115,6 +115,7 @@ async function runSessionIn(
 				model: selected.model,
 				...withoutUndefined({ apiKey: selected.apiKey }),
 				stream,
+				onNotice: (message) => io.stderr.write(`gantry: ${message}\n`),
 				// Over SSH the full-output files stay on the host, in the session's temp folder there.
 				...(workspace ? { sessionOptions: { workspace } } : { outputFolder }),
 			},

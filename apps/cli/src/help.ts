@@ -33,7 +33,8 @@ Tools
   -y, --yes               run tools that change things without asking (deny rules still block)
   --allow <rule>          allow calls without asking, e.g. --allow 'bash(npm test:*)'; repeatable
   --deny <rule>           block calls, e.g. --deny 'edit(.env)'; beats allow; repeatable
-                          (rules also come from .gantry/settings.json and ~/.gantry/settings.json)
+                          (rules also come from ~/.gantry/settings.json, .gantry/settings.json and
+                          .gantry/settings.local.json, yours and uncommitted, where "always" answers go)
 
 Session
   --session <file>        use this JSONL transcript (resumed when it exists)
@@ -41,7 +42,8 @@ Session
   --no-session            save no transcript (the conversation stays in memory)
   --cwd <folder>          work in this folder (default: the current one)
   --ssh <user@host:port>  run every tool on that host over SSH (also GANTRY_SSH; port optional);
-                          --cwd is then the folder there (default: home); host key from ~/.ssh/known_hosts
+                          --cwd is then the folder there (default: home); host key from ~/.ssh/known_hosts;
+                          .gantry/settings*.json are read there, the host's .mcp.json is not used
   -i <keyfile>            the private key for --ssh (default: ssh-agent, then ~/.ssh/id_ed25519 …)
   --mode <mode>           interactive, print or json
   -p, --print             print mode: run the prompt, final answer on stdout, tool activity on stderr

@@ -1,5 +1,7 @@
+import { posix } from "node:path";
 import type { AgentSession } from "@gantry/coding-agent";
 import { createMcpExtension, loadMcpConfig, type McpExtension } from "@gantry/mcp";
+import type { Workspace } from "@gantry/tools";
 import { CliError } from "./errors.js";
 
 /** How long the first prompt waits, at most, for MCP servers that are still connecting. */
@@ -7,19 +9,49 @@ export const MCP_FIRST_PROMPT_WAIT_MS = 10_000;
 
 const bySession = new WeakMap<AgentSession, McpExtension>();
 
+/** Options of `loadMcpServers`. */
+export interface LoadMcpServersOptions {
+	/** Where `.gantry/mcp.json` is looked up. Default: the user's home folder. */
+	home?: string;
+	/** Whether `<cwd>/.mcp.json` is read. Default: true; false over `--ssh`. */
+	project?: boolean;
+}
+
 /**
  * The extension for the MCP servers of `<cwd>/.mcp.json` and `~/.gantry/mcp.json`, or undefined when
- * neither configures a server. A config that cannot be used is a `session_failed` error naming the file.
+ * neither configures a server; stdio servers start in `cwd`. A config that cannot be used is a
+ * `session_failed` error naming the file.
  */
-export async function loadMcpServers(cwd: string, home?: string): Promise<McpExtension | undefined> {
+export async function loadMcpServers(
+	cwd: string,
+	options: LoadMcpServersOptions = {},
+): Promise<McpExtension | undefined> {
 	let config: Awaited<ReturnType<typeof loadMcpConfig>>;
 	try {
-		config = await loadMcpConfig(cwd, home === undefined ? {} : { home });
+		config = await loadMcpConfig(cwd, options);
 	} catch (error) {
 		throw new CliError("session_failed", error instanceof Error ? error.message : String(error), { cause: error });
 	}
 	if (Object.keys(config.mcpServers).length === 0) return undefined;
 	return createMcpExtension(config, { cwd });
+}
+
+/**
+ * Over `--ssh` only `~/.gantry/mcp.json` is used: its servers run on this machine, in the shell's folder,
+ * while the project's `.mcp.json` (on the remote host, where its commands and paths make sense) is not
+ * started. When that file exists, `notice` gets one line that says so.
+ */
+export async function noteRemoteMcpConfig(
+	workspace: Workspace,
+	cwd: string,
+	notice: (message: string) => void,
+): Promise<void> {
+	const path = posix.join(cwd, ".mcp.json");
+	const found = await workspace.fs.stat(path).catch(() => undefined);
+	if (found === undefined) return;
+	notice(
+		`${workspace.label}:${path} is not used over --ssh: its MCP servers are not started (only those of ~/.gantry/mcp.json run, on this machine).`,
+	);
 }
 
 /**

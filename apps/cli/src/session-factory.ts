@@ -10,7 +10,7 @@ import {
 import type { Extension, ExtensionUI, ToolDefinition } from "@gantry/extensions";
 import type { CliOptions } from "./args.js";
 import { CliError } from "./errors.js";
-import { attachMcpServers, loadMcpServers } from "./mcp-servers.js";
+import { attachMcpServers, loadMcpServers, noteRemoteMcpConfig } from "./mcp-servers.js";
 import { permissionOptionsFor } from "./permission-settings.js";
 import { type StreamSettings, streamWithSettings } from "./stream-settings.js";
 import { CLI_DEFAULT_TOOLS, checkToolNames } from "./tool-names.js";
@@ -38,22 +38,30 @@ export interface SessionSetup {
 	outputFolder?: string;
 	/** `--timeout` and `--thinking`, added to every model request. */
 	stream?: StreamSettings;
-	/** Options passed through as they are (the demo's prompt). */
+	/** Options passed through as they are (the demo's prompt, the `--ssh` workspace). */
 	sessionOptions?: Partial<AgentSessionOptions>;
+	/** Where one-line notes about the setup go (print and JSON mode: stderr). Default: nowhere. */
+	onNotice?: (message: string) => void;
 }
 
 /**
  * Creates the session: the default permission policy first, with the rules of the settings files and
  * `--allow`/`--deny` (`--yes` turns it to "yes"; without a UI, tools that may change things are
- * blocked), then the `-e` extensions (paths relative to the shell's folder), then the tool options.
+ * blocked), then the `-e` extensions (paths relative to the shell's folder), then the MCP servers,
+ * then the tool options. Over `--ssh` the project's settings are read on the remote host, and only
+ * `~/.gantry/mcp.json`'s MCP servers start, on this machine (see `noteRemoteMcpConfig`).
  * Throws `extension_failed` when an extension cannot be loaded, `session_failed` for an unusable
  * session file or settings file, and a usage error for `--tools` names no tool has.
  */
 export async function openSession(setup: SessionSetup): Promise<AgentSession> {
 	const { options } = setup;
-	const policy = createPermissionPolicy(permissionOptionsFor(options, setup.cwd, setup.permissions));
+	const workspace = setup.sessionOptions?.workspace;
+	const remote = workspace !== undefined && !workspace.isLocal ? workspace : undefined;
+	const place = { cwd: setup.cwd, workspace };
+	const policy = createPermissionPolicy(await permissionOptionsFor(options, place, setup.permissions));
+	if (remote) await noteRemoteMcpConfig(remote, setup.cwd, setup.onNotice ?? (() => {}));
 	// The servers of .mcp.json / ~/.gantry/mcp.json start in the background; the session does not wait.
-	const mcp = await loadMcpServers(setup.cwd);
+	const mcp = remote ? await loadMcpServers(process.cwd(), { project: false }) : await loadMcpServers(setup.cwd);
 	const extensions: (Extension | string)[] = [
 		policy,
 		...options.extensions.map((path) => resolve(path)),

@@ -114,6 +114,7 @@ export function formatToolTable(entries: readonly ToolListEntry[], theme: Theme)
 		theme.muted(line(header)),
 		...rows.map(line),
 		theme.muted("PERMISSION: what a call does without further rules (+rule allows some calls, -rule denies some)"),
+		theme.muted("Rules: ~/.gantry/settings.json, .gantry/settings.json, .gantry/settings.local.json, --allow/--deny"),
 		theme.muted(
 			`${entries.length} registered · ${entries.filter((entry) => entry.active).length} active (declared to the model) · ${entries.filter((entry) => entry.callable).length} callable (by other tools)`,
 		),

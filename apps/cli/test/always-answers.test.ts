@@ -1,4 +1,4 @@
-import { existsSync, mkdtempSync, rmSync } from "node:fs";
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { ExtensionUI } from "@gantry/extensions";
@@ -12,8 +12,8 @@ const notes: string[] = [];
 const ui: ExtensionUI = {
 	select: async () => undefined,
 	confirm: async () => false,
-	notify: (message) => {
-		notes.push(message);
+	notify: (message, level) => {
+		notes.push(level === "warning" ? `warning: ${message}` : message);
 	},
 };
 
@@ -26,15 +26,59 @@ afterEach(() => {
 });
 
 describe("keepAlwaysAnswers", () => {
-	it("on this machine saves the rules to the project's settings and says so", async () => {
+	it("on this machine saves the rules to the project's local settings, makes git ignore them, and says so", async () => {
+		const shared = join(folder, ".gantry", "settings.json");
+		mkdirSync(join(folder, ".gantry"));
+		writeFileSync(shared, '{ "permissions": { "deny": ["bash(rm:*)"] } }\n');
 		const shown = ["read"];
 		const always = keepAlwaysAnswers({ cwd: folder }, ui, shown);
 		expect(always.alwaysAllowScope).toBe("in this project");
 		await always.onAlwaysAllow?.(["bash(npm test:*)", "read"]);
 		expect(shown).toEqual(["read", "bash(npm test:*)"]);
-		const path = join(folder, ".gantry", "settings.json");
-		expect(readSettingsRules(path).allow).toEqual(["bash(npm test:*)", "read"]);
-		expect(notes).toEqual([`Saved bash(npm test:*), read to ${path} (permissions.allow).`]);
+		const path = join(folder, ".gantry", "settings.local.json");
+		const gitignore = join(folder, ".gantry", ".gitignore");
+		expect((await readSettingsRules(path)).allow).toEqual(["bash(npm test:*)", "read"]);
+		expect(readFileSync(shared, "utf8")).toBe('{ "permissions": { "deny": ["bash(rm:*)"] } }\n');
+		expect(readFileSync(gitignore, "utf8")).toBe("settings.local.json\n");
+		expect(existsSync(join(folder, ".gitignore"))).toBe(false);
+		expect(notes).toEqual([
+			`Saved bash(npm test:*), read to ${path} (permissions.allow).`,
+			`Created ${gitignore} (settings.local.json), so git leaves your rules out.`,
+		]);
+		// Once the file exists, later answers only add rules; a .gitignore changed by the person stays theirs.
+		writeFileSync(gitignore, "other\n");
+		await always.onAlwaysAllow?.(["write"]);
+		expect((await readSettingsRules(path)).allow).toEqual(["bash(npm test:*)", "read", "write"]);
+		expect(readFileSync(gitignore, "utf8")).toBe("other\n");
+	});
+
+	it("adds the line to a .gantry/.gitignore that does not list the file, and leaves one that does", async () => {
+		const gitignore = join(folder, ".gantry", ".gitignore");
+		mkdirSync(join(folder, ".gantry"));
+		writeFileSync(gitignore, "cache/");
+		await keepAlwaysAnswers({ cwd: folder }, ui, []).onAlwaysAllow?.(["write"]);
+		expect(readFileSync(gitignore, "utf8")).toBe("cache/\nsettings.local.json\n");
+		expect(notes[1]).toBe(`Added settings.local.json to ${gitignore}, so git leaves your rules out.`);
+
+		rmSync(join(folder, ".gantry", "settings.local.json"));
+		writeFileSync(gitignore, "# mine\n /settings.local.json \n");
+		notes.length = 0;
+		await keepAlwaysAnswers({ cwd: folder }, ui, []).onAlwaysAllow?.(["write"]);
+		expect(readFileSync(gitignore, "utf8")).toBe("# mine\n /settings.local.json \n");
+		expect(notes).toHaveLength(1);
+	});
+
+	it("keeps the saved rule and warns when .gantry/.gitignore cannot be changed", async () => {
+		const gitignore = join(folder, ".gantry", ".gitignore");
+		mkdirSync(gitignore, { recursive: true });
+		await keepAlwaysAnswers({ cwd: folder }, ui, []).onAlwaysAllow?.(["write"]);
+		const path = join(folder, ".gantry", "settings.local.json");
+		expect((await readSettingsRules(path)).allow).toEqual(["write"]);
+		expect(notes[0]).toBe(`Saved write to ${path} (permissions.allow).`);
+		expect(notes[1]).toMatch(
+			/^warning: .*\.gitignore could not be changed \(.*EISDIR.*\): add the line settings\.local\.json/,
+		);
+		expect(notes[1]).toContain("They are saved.");
 	});
 
 	it("over SSH, where the working folder is on the other host, keeps them for the session only", async () => {

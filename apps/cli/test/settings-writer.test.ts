@@ -33,7 +33,7 @@ function writeSettings(text: string) {
 describe("appendAllowRules", () => {
 	it("creates the file and its folder when there is none", async () => {
 		expect(await appendAllowRules(path, ["bash(npm test:*)"])).toEqual(["bash(npm test:*)"]);
-		expect(readSettingsRules(path)).toEqual({ allow: ["bash(npm test:*)"], deny: [] });
+		expect(await readSettingsRules(path)).toEqual({ allow: ["bash(npm test:*)"], deny: [] });
 		expect(readdirSync(join(folder, ".gantry"))).toEqual(["settings.json"]);
 	});
 
@@ -82,6 +82,6 @@ describe("appendAllowRules", () => {
 		expect(readFileSync(shared, "utf8")).toBe('{\n\t"permissions": {\n\t\t"allow": [\n\t\t\t"write"\n\t\t]\n\t}\n}\n');
 		expect(statSync(path).isFile()).toBe(true);
 		expect(statSync(shared).mode & 0o777).toBe(0o600);
-		expect(readSettingsRules(path).allow).toEqual(["write"]);
+		expect((await readSettingsRules(path)).allow).toEqual(["write"]);
 	});
 });

@@ -20,7 +20,7 @@ export async function runToolsCommand(options: CliOptions, stdout: NodeJS.WriteS
 	try {
 		// MCP servers start in the background; their tools are listed once they are ready (or failed).
 		await mcpServersOf(session)?.settled(15_000);
-		const entries = listTools(session, permissionOptionsFor(options, cwd));
+		const entries = listTools(session, await permissionOptionsFor(options, { cwd }));
 		if (options.json) stdout.write(`${JSON.stringify(entries, null, 2)}\n`);
 		else {
 			const theme = themeFor(stdout);

@@ -56,15 +56,19 @@ export async function runInteractiveMode(setup: InteractiveSetup): Promise<numbe
 	});
 	let session: AgentSession;
 	let permissions: PermissionPolicyOptions;
+	// Notes about the setup (an unused remote .mcp.json), shown under the banner.
+	const notices: string[] = [];
 	try {
 		// What /tools shows: the settings' rules, and the "always" answers as they are given.
-		const configured = permissionOptionsFor(setup.options, setup.cwd, setup.permissions);
+		const place = { cwd: setup.cwd, workspace: setup.sessionOptions?.workspace };
+		const configured = await permissionOptionsFor(setup.options, place, setup.permissions);
 		const allow = [...(configured.permissions?.allow ?? [])];
 		permissions = { ...configured, permissions: { ...configured.permissions, allow } };
 		const always = keepAlwaysAnswers(setup, ui, allow);
 		session = await openSession({
 			...setup,
 			ui,
+			onNotice: (message) => notices.push(message),
 			permissions: { ...setup.permissions, ...always },
 			...(setup.session ? { sessionFile: setup.session.path } : {}),
 		});
@@ -80,6 +84,7 @@ export async function runInteractiveMode(setup: InteractiveSetup): Promise<numbe
 	});
 	session.subscribe(view.handle);
 	view.commit(banner(session, setup, theme));
+	for (const notice of notices) ui.notify(notice, "warning");
 	if (setup.session?.origin !== "new" && session.messages.length > 0) replayConversation(session.messages, view, theme);
 	const editor = new LineEditor();
 	try {

@@ -13,12 +13,9 @@ afterEach(() => {
 	workspace.remove();
 });
 
-function writeSettings(folder: string, settings: unknown) {
+function writeSettings(folder: string, settings: unknown, file = "settings.json") {
 	mkdirSync(join(folder, ".gantry"), { recursive: true });
-	writeFileSync(
-		join(folder, ".gantry", "settings.json"),
-		typeof settings === "string" ? settings : JSON.stringify(settings),
-	);
+	writeFileSync(join(folder, ".gantry", file), typeof settings === "string" ? settings : JSON.stringify(settings));
 }
 
 async function permissions(args: string[] = []) {
@@ -79,5 +76,26 @@ describe("permission settings", () => {
 		result = await run(["--allow", "bash(a && b)"]);
 		expect(result.code).toBe(2);
 		expect(result.stderr).toContain("--allow/--deny");
+	});
+
+	it("adds the rules of the project's .gantry/settings.local.json, where deny still beats allow", async () => {
+		writeSettings(workspace.project, { permissions: { allow: ["write"], deny: ["bash(rm:*)"] } });
+		writeSettings(
+			workspace.project,
+			{ permissions: { allow: ["bash(npm test:*)"], deny: ["write"] } },
+			"settings.local.json",
+		);
+		const byName = await permissions();
+		expect(byName.get("write")).toMatchObject({ decision: "deny", decidedBy: "write" });
+		expect(byName.get("bash")).toMatchObject({
+			decision: "ask",
+			conditional: { allow: ["bash(npm test:*)"], deny: ["bash(rm:*)"] },
+		});
+		writeSettings(workspace.project, "[1, 2]", "settings.local.json");
+		const broken = await runCli(["tools"], { cwd: workspace.project, home: workspace.home });
+		expect(broken.code).toBe(1);
+		expect(broken.stderr).toContain(
+			`${join(workspace.project, ".gantry", "settings.local.json")}: must hold a JSON object`,
+		);
 	});
 });

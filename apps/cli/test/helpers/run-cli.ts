@@ -23,6 +23,8 @@ export interface RunCliOptions {
 	input?: string | undefined;
 	home?: string;
 	timeoutMs?: number;
+	/** A program (and its arguments) to start the CLI under, e.g. `unshare …`; node and the entry follow. */
+	wrapper?: string[];
 	/** Called with the child process once it is started (to signal it). */
 	onStart?: (child: ChildProcess) => void;
 }
@@ -30,7 +32,8 @@ export interface RunCliOptions {
 /** Runs the built CLI with `args` and collects its output. Rejects only when it does not finish in time. */
 export function runCli(args: string[], options: RunCliOptions): Promise<CliRun> {
 	return new Promise((resolve, reject) => {
-		const child = spawn(process.execPath, [CLI_ENTRY, ...args], {
+		const [program, ...programArgs] = [...(options.wrapper ?? []), process.execPath, CLI_ENTRY, ...args];
+		const child = spawn(program, programArgs, {
 			cwd: options.cwd,
 			env: { PATH: process.env.PATH ?? "", HOME: options.home ?? options.cwd, ...options.env },
 			stdio: ["pipe", "pipe", "pipe"],

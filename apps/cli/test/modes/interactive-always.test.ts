@@ -23,14 +23,16 @@ afterEach(async () => {
 const bash = (command: string) => ({ toolCalls: [{ name: "bash", arguments: { command } }] });
 
 describe.skipIf(!HAS_TMUX)('"always" in interactive mode', () => {
-	it("remembers the command prefix in the project's settings, shows it in /tools, and says when it cannot save", async () => {
-		const settings = join(workspace.project, ".gantry", "settings.json");
+	it("remembers the command prefix in the project's local settings, shows it in /tools, and says when it cannot save", async () => {
+		const shared = join(workspace.project, ".gantry", "settings.json");
+		const settings = join(workspace.project, ".gantry", "settings.local.json");
+		const sharedText = `${JSON.stringify({ model: "kept", permissions: { deny: ["bash(rm:*)"] } }, null, 2)}\n`;
 		mkdirSync(join(workspace.project, ".gantry"));
-		writeFileSync(settings, `${JSON.stringify({ model: "kept", permissions: { deny: ["bash(rm:*)"] } }, null, 2)}\n`);
+		writeFileSync(shared, sharedText);
 		server.enqueue(bash("echo first"), bash("echo second"), { text: "Both ran." });
 		terminal = TmuxTerminal.start(
 			[process.execPath, CLI_ENTRY, "--base-url", server.openaiBaseUrl, "--model", "scripted"],
-			{ cwd: workspace.project, env: { HOME: workspace.home } },
+			{ cwd: workspace.project, env: { HOME: workspace.home }, width: 160 },
 		);
 		const gantry = terminal;
 		await gantry.waitFor("Type a prompt");
@@ -43,10 +45,12 @@ describe.skipIf(!HAS_TMUX)('"always" in interactive mode', () => {
 		expect(screen).not.toContain("Allow bash `echo second`?");
 		expect(screen).toMatch(/╭─ \$ echo second\n│ second\n/);
 		expect(screen).toContain(`Saved bash(echo:*) to ${settings} (permissions.allow).`);
-		expect(JSON.parse(readFileSync(settings, "utf8"))).toEqual({
-			model: "kept",
-			permissions: { deny: ["bash(rm:*)"], allow: ["bash(echo:*)"] },
-		});
+		// The personal file gets the rule; the shared, committed one is left as it was, and git ignores the new file.
+		expect(JSON.parse(readFileSync(settings, "utf8"))).toEqual({ permissions: { allow: ["bash(echo:*)"] } });
+		expect(readFileSync(shared, "utf8")).toBe(sharedText);
+		const gitignore = join(workspace.project, ".gantry", ".gitignore");
+		expect(readFileSync(gitignore, "utf8")).toBe("settings.local.json\n");
+		expect(screen).toContain(`Created ${gitignore} (settings.local.json), so git leaves your rules out.`);
 		// A later run in the folder allows what was saved.
 		const tools = await runCli(["tools", "--json"], { cwd: workspace.project, home: workspace.home });
 		const bashEntry = (JSON.parse(tools.stdout) as { name: string; permission: unknown }[]).find(

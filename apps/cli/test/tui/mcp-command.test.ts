@@ -21,7 +21,7 @@ afterEach(() => {
 
 async function runMcp(servers: Record<string, unknown>): Promise<string[]> {
 	writeFileSync(join(dir, ".mcp.json"), JSON.stringify({ mcpServers: servers }));
-	const mcp = await loadMcpServers(dir, dir);
+	const mcp = await loadMcpServers(dir, { home: dir });
 	const session = await createAgentSession({
 		cwd: dir,
 		model: createFauxModel([]),
