@@ -5,7 +5,8 @@ import { join } from "node:path";
 import { type ScriptedLlmServer, startScriptedLlmServer } from "@gantry/ai/testing";
 import { startTestSshServer, type TestSshServer } from "@gantry/ssh/testing";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { makeWorkspace, runCli } from "./helpers/run-cli.js";
+import { CLI_ENTRY, makeWorkspace, runCli } from "./helpers/run-cli.js";
+import { HAS_TMUX, TmuxTerminal } from "./helpers/tmux.js";
 
 // The "remote" host of the test sshd is this machine. To tell a file read on the host from one read
 // locally at the same path, the CLI can run in its own mount namespace where another folder is mounted
@@ -151,5 +152,22 @@ describe("gantry --ssh: the project's settings come from the host", () => {
 			`gantry: ${sshd.username}@127.0.0.1:${sshd.port}:${remoteFolder}/.mcp.json is not used over --ssh: its MCP servers are not started`,
 		);
 		expect(existsSync(marker)).toBe(false);
+	});
+
+	it.skipIf(!HAS_TMUX)("in interactive mode says under the banner that the host's .mcp.json is not used", async () => {
+		writeRemote(".mcp.json", JSON.stringify({ mcpServers: { project: { command: "true" } } }));
+		const target = `${sshd.username}@127.0.0.1:${sshd.port}`;
+		const command = [process.execPath, CLI_ENTRY, "--base-url", llm.openaiBaseUrl, "--model", "scripted"];
+		command.push("--no-session", "--ssh", target, "-i", keyFile, "--cwd", remoteFolder);
+		const terminal = TmuxTerminal.start(command, { cwd: local.project, env: { HOME: local.home }, width: 200 });
+		try {
+			await terminal.waitFor("Type a prompt");
+			const notice = await terminal.waitFor(`${target}:${remoteFolder}/.mcp.json is not used over --ssh`);
+			expect(notice.indexOf("Type a prompt")).toBeLessThan(notice.indexOf(".mcp.json is not used"));
+			terminal.press("C-d");
+			await terminal.waitFor("EXITED:0");
+		} finally {
+			terminal.kill();
+		}
 	});
 });
