@@ -23,6 +23,11 @@ export interface RemoteProcesses extends WorkspaceProcesses {
  * `GANTRY_CALL_ID=<id of this object>.<n>`. Abort kills its process group and every process with its
  * marker; `killAll` kills every group started and every process with this object's id.
  */
+/** True for a promise (or any thenable): the only return value of an output consumer that asks to wait. */
+function isPromiseLike(value: unknown): value is PromiseLike<unknown> {
+	return typeof (value as { then?: unknown } | null | undefined)?.then === "function";
+}
+
 export function createRemoteProcesses(connection: SshConnection, killGraceMs = 500): RemoteProcesses {
 	const id = randomBytes(6).toString("hex");
 	let calls = 0;
@@ -88,8 +93,9 @@ function runChannel(
 		const deliver = (handler: WorkspaceSpawnOptions["onStdout"], chunk: Buffer) => {
 			receivedSinceCheck = true;
 			if (!handler || chunk.length === 0) return;
-			const wait = handler(chunk);
-			if (!wait || paused) return;
+			const wait: unknown = handler(chunk);
+			// Only a promise means "busy": a consumer written in plain JavaScript may return anything.
+			if (!isPromiseLike(wait) || paused) return;
 			paused = true;
 			channel.pause();
 			channel.stderr.pause();

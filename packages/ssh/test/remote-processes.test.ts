@@ -77,6 +77,25 @@ describe("spawn on the host", () => {
 		expect(received).toBe(3_000_000);
 	});
 
+	it("keeps reading when a consumer returns something other than a promise", async () => {
+		const chunks: Buffer[] = [];
+		const uncaught: unknown[] = [];
+		const record = (error: unknown) => uncaught.push(error);
+		process.on("uncaughtException", record);
+		try {
+			const exit = await workspace.processes.spawn("bash", ["-c", "echo one; sleep 0.05; echo two"], {
+				cwd: folder,
+				// Plain JavaScript style: the arrow returns the new array length.
+				onStdout: ((chunk: Buffer) => chunks.push(chunk)) as unknown as (chunk: Buffer) => undefined,
+			});
+			expect(exit).toEqual({ exitCode: 0 });
+		} finally {
+			process.off("uncaughtException", record);
+		}
+		expect(Buffer.concat(chunks).toString("utf8")).toBe("one\ntwo\n");
+		expect(uncaught).toEqual([]);
+	});
+
 	it("abort kills the whole remote process tree and rejects", async () => {
 		const marker = uniqueSleep();
 		const controller = new AbortController();

@@ -55,8 +55,9 @@ export function createLocalProcesses(options: LocalProcessesOptions = {}): Local
 		let receivedSinceCheck = false;
 		const reader = (consumer: ((data: Buffer) => Promise<void> | undefined) | undefined) => (chunk: Buffer) => {
 			receivedSinceCheck = true;
-			const wait = consumer?.(chunk);
-			if (!wait || paused) return;
+			const wait: unknown = consumer?.(chunk);
+			// Only a promise means "busy": a consumer written in plain JavaScript may return anything.
+			if (!isPromiseLike(wait) || paused) return;
 			paused = true;
 			for (const stream of streams) stream.pause();
 			const resume = () => {
@@ -134,6 +135,11 @@ async function startFailure(file: string, cwd: string, reason: string, code: str
 		return codedError(`Working directory does not exist: ${cwd}. Run the command from an existing folder.`, "ENOENT");
 	if (!info.isDirectory()) return codedError(`Working directory is not a folder: ${cwd}.`, "ENOTDIR");
 	return codedError(`Could not start ${file}: ${reason}`, code);
+}
+
+/** True for a promise (or any thenable): the only return value of an output consumer that asks to wait. */
+function isPromiseLike(value: unknown): value is PromiseLike<unknown> {
+	return typeof (value as { then?: unknown } | null | undefined)?.then === "function";
 }
 
 function codedError(message: string, code: string | undefined): Error {
