@@ -17,11 +17,11 @@ export interface TextChange {
 /** The replacements of one edit call, sorted by position and known not to overlap. */
 export interface EditPlan {
 	changes: TextChange[];
-	/** How many edits matched only in the loose form (trailing whitespace, quotes, dashes, spaces). */
+	/** How many edits matched only in a loose form (trailing whitespace, quotes, dashes, spaces, Unicode forms). */
 	fuzzyMatches: number;
 }
 
-const LOOSE_NOTE = "after normalising trailing whitespace, quotes, dashes and spaces";
+const LOOSE_NOTE = "after normalising trailing whitespace, quotes, dashes, spaces and Unicode forms";
 
 /** A UTF-16 surrogate without its partner: such an oldText could match inside a character. */
 const UNPAIRED_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;

@@ -120,7 +120,7 @@ export function createEditToolDefinition(
 				const count = plan.changes.length;
 				const fuzzyNote =
 					plan.fuzzyMatches > 0
-						? ` (${plan.fuzzyMatches} matched only after normalising trailing whitespace, quotes, dashes and spaces)`
+						? ` (${plan.fuzzyMatches} matched only after normalising trailing whitespace, quotes, dashes, spaces and Unicode forms)`
 						: "";
 				return {
 					content: [
