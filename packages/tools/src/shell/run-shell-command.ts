@@ -5,6 +5,7 @@ import { OutputAccumulator, type OutputSnapshot } from "../output-accumulator.js
 import { formatSize } from "../truncate.js";
 import type { WorkspaceFileSystem } from "../workspace/types.js";
 import type { ShellOperations } from "./shell-operations.js";
+import { plainTerminalText } from "./terminal-text.js";
 
 /** Least time between two `onUpdate` calls of a running shell command. */
 export const BASH_UPDATE_THROTTLE_MS = 100;
@@ -94,7 +95,7 @@ export async function runShellCommand(options: RunShellCommandOptions): Promise<
 		lastUpdate = performance.now();
 		const snapshot = accumulator.snapshot();
 		onUpdate?.({
-			content: [{ type: "text", text: snapshot.output }],
+			content: [{ type: "text", text: plainTerminalText(snapshot.output) }],
 			details: { exitCode: null, ...outputDetails(snapshot), wallTimeSeconds: elapsedSeconds() },
 		});
 	};
@@ -136,7 +137,7 @@ export async function runShellCommand(options: RunShellCommandOptions): Promise<
 	if (timedOut) throw new Error(withOutput(snapshot, `Command timed out after ${timeout} seconds`));
 	if (controller.signal.aborted) throw new Error(withOutput(snapshot, "Command aborted"));
 
-	const output = withoutFinalNewline(snapshot.output);
+	const output = withoutFinalNewline(plainTerminalText(snapshot.output));
 	const details: ShellToolDetails = { exitCode: exit.exitCode, ...outputDetails(snapshot), wallTimeSeconds };
 	if (exit.signal) details.signal = exit.signal;
 	const structuredContent: Record<string, JsonValue> = {
@@ -184,7 +185,7 @@ export function truncationNotice(snapshot: OutputSnapshot): string | undefined {
 }
 
 function withOutput(snapshot: OutputSnapshot, message: string): string {
-	return joinParagraphs(withoutFinalNewline(snapshot.output), truncationNotice(snapshot), message);
+	return joinParagraphs(withoutFinalNewline(plainTerminalText(snapshot.output)), truncationNotice(snapshot), message);
 }
 
 function withoutFinalNewline(text: string): string {
