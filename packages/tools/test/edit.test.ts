@@ -69,6 +69,13 @@ describe("edit: applying edits", () => {
 		expect(await readFile(path, "utf8")).toBe("a\r\nB\r\nC\r\nC2\r\nlone lf\nd\r\n");
 	});
 
+	it("edits a file whose only line ending is a lone CR (old Mac) and keeps its CRs", async () => {
+		const path = await fileWith("mac.txt", "\uFEFFtitle\rold line\rlast\r");
+		const result = await runEdit("mac.txt", [{ oldText: "old line\n", newText: "new line\nadded\n" }]);
+		expect(await readFile(path, "utf8")).toBe("\uFEFFtitle\rnew line\radded\rlast\r");
+		expect(result.details?.firstChangedLine).toBe(2);
+	});
+
 	it("matches an oldText sent with CRLF against an LF file", async () => {
 		const path = await fileWith("lf.txt", "a\nb\nc\n");
 		await runEdit("lf.txt", [{ oldText: "a\r\nb", newText: "x\r\ny" }]);

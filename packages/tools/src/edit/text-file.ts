@@ -6,11 +6,13 @@ export const BOM_BYTES = 3;
 /** How far to look for a NUL byte, the usual sign of a binary file (git looks as far). */
 const BINARY_SNIFF_BYTES = 8000;
 const CARRIAGE_RETURN = 0x0d;
+const LINE_FEED = 0x0a;
 
 /**
  * A text file as the edit tool sees it. Edits are matched against `lf`, the text with every CRLF turned
- * into LF; `toOriginalOffset` maps a position in `lf` back to `original`, so the bytes between edits
- * are written back exactly as they were (mixed line endings included).
+ * into LF (in a file whose only line ending is a lone CR, as old Mac files have, every CR); `toOriginalOffset`
+ * maps a position in `lf` back to `original`, so the bytes between edits are written back exactly as they
+ * were (mixed line endings included).
  */
 export interface TextFile {
 	/** The file's bytes as read. */
@@ -19,10 +21,13 @@ export interface TextFile {
 	bom: boolean;
 	/** The decoded text after the BOM. */
 	original: string;
-	/** `original` with CRLF turned into LF (the same string when the file has no CR). */
+	/**
+	 * `original` with CRLF turned into LF (the same string when the file has no CR); in a file with CRs and
+	 * no LF at all, every CR turned into LF (the same length, so positions need no mapping).
+	 */
 	lf: string;
 	/** The line ending new lines get: the file's first line ending (LF when it has none). */
-	lineEnding: "\n" | "\r\n";
+	lineEnding: "\n" | "\r\n" | "\r";
 	/**
 	 * Positions in `lf` of the LFs whose CR was removed, ascending; empty when `lf === original`.
 	 */
@@ -42,6 +47,15 @@ export function decodeTextFile(buffer: Buffer): TextFile | TextFileProblem {
 	// A byte search is far cheaper than a string scan, and most files have no CR at all.
 	if (buffer.indexOf(CARRIAGE_RETURN) === -1)
 		return { bytes: buffer, bom, original, lf: original, lineEnding: "\n", removedCarriageReturns: [] };
+	if (buffer.indexOf(LINE_FEED) === -1)
+		return {
+			bytes: buffer,
+			bom,
+			original,
+			lf: original.replaceAll("\r", "\n"),
+			lineEnding: "\r",
+			removedCarriageReturns: [],
+		};
 
 	const removedCarriageReturns: number[] = [];
 	const pieces: string[] = [];
@@ -76,5 +90,5 @@ export function toOriginalOffset(file: TextFile, offset: number): number {
 
 /** Turns the LF line breaks of inserted text into the file's line ending. */
 export function withFileLineEnding(file: TextFile, text: string): string {
-	return file.lineEnding === "\n" ? text : text.replaceAll("\n", "\r\n");
+	return file.lineEnding === "\n" ? text : text.replaceAll("\n", file.lineEnding);
 }

@@ -36,6 +36,14 @@ describe("decodeTextFile", () => {
 			expect(toOriginalOffset(file, lfOffset)).toBe(originalOffset);
 	});
 
+	it("treats every CR as the line ending in a file without any LF", () => {
+		const file = decode("a\rb\r\rc");
+		expect(file.lf).toBe("a\nb\n\nc");
+		expect(file.lineEnding).toBe("\r");
+		expect(toOriginalOffset(file, 4)).toBe(4);
+		expect(withFileLineEnding(file, "x\ny\n")).toBe("x\ry\r");
+	});
+
 	it("takes the line ending of the first line for new lines", () => {
 		expect(decode("a\nb\r\n").lineEnding).toBe("\n");
 		expect(decode("a\r\nb\n").lineEnding).toBe("\r\n");
