@@ -265,6 +265,22 @@ describe("bash tool", () => {
 		expect(result.isError).toBe(true);
 	});
 
+	it("says so when custom operations report neither an exit code nor a signal", async () => {
+		const operations: BashOperations = {
+			async exec(_command, _cwd, { onData }) {
+				onData(Buffer.from("half done\n"));
+				return { exitCode: null };
+			},
+		};
+		const tool = createBashToolDefinition("/srv/app", { operations });
+		const result = await tool.execute("call-1", { command: "deploy" }, undefined, undefined, noContext);
+		expect(textOf(result)).toBe(
+			"half done\n\nCommand ended without an exit code (the process or its connection was lost before reporting one)",
+		);
+		expect(result.isError).toBe(true);
+		expect(result.structuredContent).toMatchObject({ exit_code: null });
+	});
+
 	it("declares itself as a destructive, open-world tool with strict sampling", () => {
 		const tool = createBashToolDefinition(dir);
 		expect(tool.name).toBe("bash");

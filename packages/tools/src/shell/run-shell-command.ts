@@ -152,9 +152,11 @@ export async function runShellCommand(options: RunShellCommandOptions): Promise<
 	const failure =
 		exit.signal !== undefined
 			? `Command was killed by signal ${exit.signal}`
-			: exit.exitCode !== 0
-				? `Command exited with code ${exit.exitCode}`
-				: undefined;
+			: exit.exitCode === null
+				? "Command ended without an exit code (the process or its connection was lost before reporting one)"
+				: exit.exitCode !== 0
+					? `Command exited with code ${exit.exitCode}`
+					: undefined;
 	const text = joinParagraphs(output === "" ? "(no output)" : output, truncationNotice(snapshot), failure);
 	return {
 		content: [{ type: "text", text }],
