@@ -8,6 +8,7 @@ import type {
 	ToolResultEvent,
 	ToolResultEventResult,
 } from "./events.js";
+import type { ExtensionWorkspace } from "./extension-workspace.js";
 import type { ToolAnnotations, ToolDefinition, ToolExposure, ToolNamespace } from "./tool-definition.js";
 
 /** Interaction with the person using the agent. Without a UI, `confirm` resolves false and `notify` does nothing. */
@@ -28,6 +29,12 @@ export interface ExtensionContext {
 	/** Aborts the current run. */
 	abort(): void;
 	ui: ExtensionUI;
+	/**
+	 * The host the session's tools act on (a session always gives it; a runner made without the
+	 * `workspace` option does not). Judge paths of calls here, not on this machine: a remote workspace has
+	 * its own home, links and path syntax.
+	 */
+	workspace?: ExtensionWorkspace;
 }
 
 /** A registered tool as listed by `getAllTools`. */

@@ -2,7 +2,7 @@
 // ToolLoadoutChanges, ExtensionToolContext, ExecuteToolOptions, Theme, plainTheme, defineTool,
 // wrapToolDefinition, createToolDefinitionFromAgentTool, ToolContextFactory, event types (ToolCallEvent,
 // ToolCallEventResult, ToolResultEvent, ToolResultEventResult, LifecycleEvent, LifecycleEventType,
-// ExtensionEventType), ExtensionAPI, ExtensionContext, ExtensionUI, ToolInfo, Extension, HandlerResult,
+// ExtensionEventType), ExtensionAPI, ExtensionContext, ExtensionWorkspace, ExtensionUI, ToolInfo, Extension, HandlerResult,
 // ToolCallHandler, ToolResultHandler, LifecycleHandler, SessionShutdownEvent, SessionShutdownHandler,
 // ExtensionRunner, ExtensionRunnerOptions,
 // ExtensionToolHost, ExtensionActionHost, ExtensionDiagnostic, ExtensionDiagnosticCode, ExtensionErrorListener,
@@ -35,6 +35,7 @@ export type {
 	ToolInfo,
 	ToolResultHandler,
 } from "./extension-api.js";
+export type { ExtensionWorkspace } from "./extension-workspace.js";
 export { type LoadExtensionsOptions, type LoadedExtension, loadExtensions } from "./loader.js";
 export { ExtensionRunner } from "./runner.js";
 export type {

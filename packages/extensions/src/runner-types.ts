@@ -2,6 +2,7 @@ import type { AgentTool, AgentToolCallOutcome, ToolCallIdentity } from "@gantry/
 import type { Model } from "@gantry/ai";
 import type { ExtensionEventType } from "./events.js";
 import type { ExtensionUI, ToolInfo } from "./extension-api.js";
+import type { ExtensionWorkspace } from "./extension-workspace.js";
 import type { ExecuteToolOptions } from "./tool-definition.js";
 
 /** Options of `new ExtensionRunner(...)`. */
@@ -17,6 +18,11 @@ export interface ExtensionRunnerOptions {
 	model?: Model;
 	/** Whether a person can answer `ui` prompts. Default: true when `ui` is given, else false. */
 	hasUI?: boolean;
+	/**
+	 * The host the tools act on, handed to handlers as `ctx.workspace` (a session passes its workspace; its
+	 * `cwd` should be `cwd`). Default: none, and `ctx.workspace` is left out.
+	 */
+	workspace?: ExtensionWorkspace;
 }
 
 /**

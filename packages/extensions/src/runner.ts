@@ -19,6 +19,7 @@ import type {
 	ToolInfo,
 	ToolResultHandler,
 } from "./extension-api.js";
+import type { ExtensionWorkspace } from "./extension-workspace.js";
 import type { LoadedExtension } from "./loader.js";
 import { NO_UI } from "./no-ui.js";
 import { RegisteredTools } from "./registered-tools.js";
@@ -63,6 +64,7 @@ export class ExtensionRunner {
 	readonly hasUI: boolean;
 	readonly ui: ExtensionUI;
 	readonly #model: Model | undefined;
+	readonly #workspace: ExtensionWorkspace | undefined;
 	readonly #records: ExtensionRecord[] = [];
 	readonly #tools = new RegisteredTools();
 	readonly #diagnostics: ExtensionDiagnostic[] = [];
@@ -78,6 +80,7 @@ export class ExtensionRunner {
 		this.ui = options.ui ?? NO_UI;
 		this.hasUI = options.hasUI ?? options.ui !== undefined;
 		this.#model = options.model;
+		this.#workspace = options.workspace;
 		this.#backend = {
 			registerTool: (record, definition) => this.#registerTool(record, definition),
 			unregisterTool: (record, name, reason) => this.#unregisterTool(record, name, reason),
@@ -236,6 +239,7 @@ export class ExtensionRunner {
 		if (model !== undefined) context.model = model;
 		const signal = host?.getSignal?.();
 		if (signal !== undefined) context.signal = signal;
+		if (this.#workspace !== undefined) context.workspace = this.#workspace;
 		return context;
 	}
 

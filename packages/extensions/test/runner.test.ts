@@ -261,4 +261,17 @@ describe("ExtensionRunner.createContext", () => {
 		context.abort();
 		expect(controller.signal.aborted).toBe(true);
 	});
+
+	it("hands handlers the workspace it was given, and none without one", () => {
+		const workspace = {
+			cwd: "/srv/app",
+			home: "/home/dev",
+			isLocal: false,
+			label: "dev@build:22",
+			resolvePath: (path: string) => `/srv/app/${path}`,
+			fs: { realpath: async (path: string) => path, readlink: async (path: string) => path },
+		};
+		expect(new ExtensionRunner({ cwd: "/srv/app", workspace }).createContext().workspace).toBe(workspace);
+		expect("workspace" in new ExtensionRunner({ cwd: "/work" }).createContext()).toBe(false);
+	});
 });

@@ -1,6 +1,6 @@
 import { withoutUndefined } from "@gantry/ai";
-import type { ToolAnnotations } from "@gantry/extensions";
-import { globCovers, locateCallPath } from "./path-glob.js";
+import type { ExtensionWorkspace, ToolAnnotations } from "@gantry/extensions";
+import { globCovers, localCallPathHost, locateCallPath, workspaceCallPathHost } from "./path-glob.js";
 import { type PermissionRule, parsePermissionRules, SHELL_TOOLS } from "./permission-rules.js";
 import { analyzeShellCommand, type ShellCommandAnalysis, type ShellSimpleCommand } from "./shell-analysis.js";
 import { classifyTool } from "./tool-class.js";
@@ -17,6 +17,11 @@ export interface JudgedCall {
 	input: Record<string, unknown>;
 	cwd: string;
 	annotations: ToolAnnotations | undefined;
+	/**
+	 * The host the tool acts on (`ctx.workspace`): paths are resolved, `~` expanded and links followed
+	 * there, relative to its `cwd`. Without it, on this machine relative to `cwd`.
+	 */
+	workspace?: ExtensionWorkspace | undefined;
 }
 
 /** What the policy decided for a call, and why (the rule that decided, when one did). */
@@ -54,7 +59,7 @@ export function describeShellCommands(analysis: ShellCommandAnalysis): string {
 
 /**
  * Judges one call: deny rules first (any simple command of a shell line, or the path as written or with
- * links followed), then `yes` mode, then allow rules (every simple command matched and nothing else can
+ * links followed, on the call's workspace), then `yes` mode, then allow rules (every simple command matched and nothing else can
  * run; the path as written and with links followed), then the tool's annotations (read-only runs).
  */
 export async function judgeCall(
@@ -69,7 +74,8 @@ export async function judgeCall(
 	const shell = isShell && (mode === "ask" || denyRules.length > 0) ? await analyzeShellCommand(command) : undefined;
 	const path = typeof call.input.path === "string" ? call.input.path : undefined;
 	const needsPath = path !== undefined && [...denyRules, ...allowRules].some((rule) => rule.kind === "path");
-	const locations = needsPath ? await locateCallPath(call.cwd, path) : undefined;
+	const host = call.workspace ? workspaceCallPathHost(call.workspace) : localCallPathHost(call.cwd);
+	const locations = needsPath ? await locateCallPath(host, path) : undefined;
 	const verdict = (decision: PermissionVerdict["decision"], reason: string, decided: string[] = []) => ({
 		decision,
 		reason,

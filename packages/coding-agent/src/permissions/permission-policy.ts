@@ -1,4 +1,4 @@
-import type { Extension, ExtensionUI, ToolCallEvent } from "@gantry/extensions";
+import type { Extension, ExtensionContext, ExtensionUI, ToolCallEvent } from "@gantry/extensions";
 import { alwaysAllowOffer } from "./always-allow.js";
 import {
 	type CompiledPermissionRules,
@@ -84,7 +84,8 @@ function describeParse(verdict: PermissionVerdict): string[] {
  * time and on the arguments it is about to run with; shell commands are judged on their parse (see
  * `analyzeShellCommand`). "Always" adds allow rules for the rest of the session: for a shell call the
  * prefixes of its commands (`Always allow "npm test" commands` adds `bash(npm test:*)`), offered only
- * when the parse shows nothing but simple commands with safe prefixes; for another tool the tool.
+ * when the parse shows nothing but simple commands with safe prefixes; for another tool the tool. Path
+ * rules are judged on the session's workspace (`ctx.workspace`): its home for `~`, its links, its cwd.
  *
  * @example
  * createAgentSession({ cwd, model, extensions: [createPermissionPolicy({ permissions: { allow: ["bash(npm test:*)"] } })] });
@@ -98,14 +99,15 @@ export function createPermissionPolicy(options: PermissionPolicyOptions = {}): E
 		remembered.length === 0 ? configured : { allow: [...configured.allow, ...remembered], deny: configured.deny };
 
 	return (api) => {
-		const judge = (event: ToolCallEvent, cwd: string) =>
+		const judge = (event: ToolCallEvent, ctx: ExtensionContext) =>
 			judgeCall(
 				currentRules(),
 				{
 					toolName: event.toolName,
 					input: event.input,
-					cwd,
+					cwd: ctx.cwd,
 					annotations: api.getToolInfo(event.toolName)?.annotations,
+					workspace: ctx.workspace,
 				},
 				mode,
 			);
@@ -114,7 +116,7 @@ export function createPermissionPolicy(options: PermissionPolicyOptions = {}): E
 		api.on("tool_call", async (event, ctx) => {
 			const summary = describeCall(event);
 			const known = remembered.length;
-			const verdict = await judge(event, ctx.cwd);
+			const verdict = await judge(event, ctx);
 			if (verdict.decision === "deny") {
 				return { block: true, reason: `Blocked by the permission policy: ${summary} is denied by ${verdict.reason}.` };
 			}
@@ -127,7 +129,7 @@ export function createPermissionPolicy(options: PermissionPolicyOptions = {}): E
 			}
 			// One question at a time; a call that waited is judged again, so an "always" given meanwhile covers it.
 			const turn = questions.then(async () => {
-				const current = remembered.length === known ? verdict : await judge(event, ctx.cwd);
+				const current = remembered.length === known ? verdict : await judge(event, ctx);
 				return current.decision === "allow" ? undefined : ask(event, ctx.ui, current, summary);
 			});
 			questions = turn.catch(() => undefined);

@@ -25,6 +25,7 @@ export async function createAgentSession(input: AgentSessionOptions): Promise<Ag
 	const runner = new ExtensionRunner({
 		cwd: options.cwd,
 		model: options.model,
+		workspace,
 		...(options.ui ? { ui: options.ui, hasUI: true } : {}),
 	});
 	const paths = (options.extensions ?? []).filter((entry): entry is string => typeof entry === "string");

@@ -1,4 +1,4 @@
-// A Workspace whose paths are made up (`/virtual/project`, `/virtual/tmp`) and mapped onto real temp
+// A Workspace whose paths are made up (`/virtual/project`, `/virtual/home`, `/virtual/tmp`) and mapped onto real temp
 // folders, recording each file operation with the path asked for: anything written at a virtual path
 // with this machine's `fs` instead of through the workspace lands outside the mapping and is seen.
 // (The same idea as `packages/tools/test/workspace/mapped-workspace.ts`, which this package cannot import:
@@ -10,11 +10,14 @@ import { createLocalWorkspace, type Workspace, type WorkspaceFileSystem } from "
 
 export const VIRTUAL_PROJECT = "/virtual/project";
 export const VIRTUAL_TEMP = "/virtual/tmp";
+/** The workspace's home (`~`), a folder apart from the project. */
+export const VIRTUAL_HOME = "/virtual/home";
 
 export interface MappedWorkspace {
 	workspace: Workspace;
-	/** The real folders behind `VIRTUAL_PROJECT` and `VIRTUAL_TEMP`. */
+	/** The real folders behind `VIRTUAL_PROJECT`, `VIRTUAL_HOME` and `VIRTUAL_TEMP`. */
 	project: string;
+	home: string;
 	temp: string;
 	/** `"<operation> <virtual path>"`, in call order. */
 	operations: string[];
@@ -26,11 +29,13 @@ export interface MappedWorkspace {
 export async function createMappedWorkspace(): Promise<MappedWorkspace> {
 	const root = await mkdtemp(join(tmpdir(), "gantry-mapped-"));
 	const project = join(root, "project");
+	const home = join(root, "home");
 	const temp = join(root, "tmp");
-	await Promise.all([mkdir(project), mkdir(temp)]);
+	await Promise.all([mkdir(project), mkdir(home), mkdir(temp)]);
 	const local = createLocalWorkspace(project);
 	const mounts: [string, string][] = [
 		[VIRTUAL_PROJECT, project],
+		[VIRTUAL_HOME, home],
 		[VIRTUAL_TEMP, temp],
 	];
 	const operations: string[] = [];
@@ -68,7 +73,7 @@ export async function createMappedWorkspace(): Promise<MappedWorkspace> {
 	}
 	const workspace: Workspace = {
 		cwd: VIRTUAL_PROJECT,
-		home: VIRTUAL_PROJECT,
+		home: VIRTUAL_HOME,
 		tempDir: VIRTUAL_TEMP,
 		label: "mapped",
 		isLocal: false,
@@ -78,11 +83,16 @@ export async function createMappedWorkspace(): Promise<MappedWorkspace> {
 			which: (name, options) => local.processes.which(name, options),
 			killAll: () => local.processes.killAll(),
 		},
-		resolvePath: (path) => (posix.isAbsolute(path) ? posix.normalize(path) : posix.join(VIRTUAL_PROJECT, path)),
+		resolvePath: (path) => {
+			if (path === "~") return VIRTUAL_HOME;
+			if (path.startsWith("~/")) return posix.join(VIRTUAL_HOME, path.slice(2));
+			return posix.isAbsolute(path) ? posix.normalize(path) : posix.join(VIRTUAL_PROJECT, path);
+		},
 	};
 	return {
 		workspace,
 		project,
+		home,
 		temp,
 		operations,
 		real,
