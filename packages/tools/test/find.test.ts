@@ -1,3 +1,4 @@
+import { symlink } from "node:fs/promises";
 import { join } from "node:path";
 import { plainTheme } from "@gantry/extensions";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -22,6 +23,8 @@ beforeAll(async () => {
 	({ root, remove } = await makeTempFolder());
 	await writeSearchFixture(root);
 	await writeTree(root, { "B.ts": "", "sub/Z.ts": "", "sub/a-b.ts": "", "sub/a/b.ts": "", "node_modules/x/y.ts": "" });
+	await writeTree(root, { "links/plain.txt": "" });
+	await symlink(join(root, "crlf.txt"), join(root, "links/to-crlf.txt"));
 });
 afterAll(() => remove());
 
@@ -84,6 +87,14 @@ describe("find", () => {
 		const all = (await files({ pattern: "**/*" })).files;
 		expect(all).toContain("link-to-a.ts");
 		expect(all.some((path) => path.startsWith("link-to-sub"))).toBe(false);
+	});
+
+	it("treats links alike whether or not the pattern has wildcards", async () => {
+		expect((await files({ pattern: "links/*" })).files).toEqual(["links/plain.txt", "links/to-crlf.txt"]);
+		expect((await files({ pattern: "links/to-crlf.txt" })).files).toEqual(["links/to-crlf.txt"]);
+		// A pattern that starts inside a linked folder does not enter it either.
+		expect((await files({ pattern: "link-to-sub/*.ts" })).files).toEqual([]);
+		expect((await files({ pattern: "link-to-sub/Z.ts" })).files).toEqual([]);
 	});
 
 	it("searches from path, also inside a folder .gitignore leaves out", async () => {

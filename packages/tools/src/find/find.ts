@@ -35,7 +35,7 @@ export function findOperationsOn(workspace: Pick<Workspace, "fs" | "glob">): Fin
 	};
 }
 
-/** The local file system (fast-glob). */
+/** The local file system (`localGlob`: its own walk, patterns read as fast-glob reads them). */
 export const localFindOperations: FindOperations = findOperationsOn({ fs: localFileSystem, glob: localGlob });
 
 function optionalLimit(value: unknown): number | undefined {

@@ -22,8 +22,8 @@ function parentOf(relativePath: string): string {
 
 /**
  * The ignore rules of every folder of one local search, worked out on demand (reading each folder's
- * .gitignore once) for code that meets folders in no particular order: the fast-glob walk of `find`,
- * and the ripgrep engine's check of the files rg reported.
+ * .gitignore once) for code that meets folders in no particular order: the ripgrep engine's check of the
+ * files rg reported.
  */
 export class IgnoreScopes {
 	private readonly scopes = new Map<string, IgnoreRules | null>();

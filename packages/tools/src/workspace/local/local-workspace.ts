@@ -19,8 +19,8 @@ export interface LocalWorkspace extends Workspace {
 /**
  * The Workspace of this machine, working in `cwd` (made absolute). Files are read with the fast local
  * calls the search tools were tuned on, processes run as leaders of their own process group and are
- * killed with everything they started, and `find` uses fast-glob. `killGraceMs` and `drainMs` tune the
- * processes (see `createLocalBashOperations`).
+ * killed with everything they started, and `find` walks the folders itself (`localGlob`). `killGraceMs`
+ * and `drainMs` tune the processes (see `createLocalBashOperations`).
  */
 export function createLocalWorkspace(cwd: string, options: LocalWorkspaceOptions = {}): LocalWorkspace {
 	if (typeof cwd !== "string" || cwd === "")
