@@ -1,6 +1,6 @@
 /**
  * The host a session's tools act on, as extensions see it: enough to judge a path the way the builtins
- * will use it (`~`, relative paths and symbolic links on that host, not on this machine). A
+ * will use it (`~`, relative paths, look-alike names and symbolic links on that host, not on this machine). A
  * `Workspace` of `@gantry/tools` (local or `@gantry/ssh`) is one; this package names only what it reads, so
  * it stays free of `@gantry/tools`.
  */
@@ -20,5 +20,12 @@ export interface ExtensionWorkspace {
 		realpath(path: string): Promise<string>;
 		/** The target a symbolic link holds, as written; rejects for a path that is not a link. */
 		readlink(path: string): Promise<string>;
+		/** What is at the path (links followed), or undefined when nothing is; rejects for other failures. */
+		stat(path: string): Promise<unknown | undefined>;
+		/**
+		 * The entries of a folder (only `name` is read), to find the file a builtin takes a look-alike name
+		 * to (a no-break space, decomposed accents). Rejects like `readdir`.
+		 */
+		readdir(path: string): Promise<readonly { readonly name: string }[]>;
 	};
 }

@@ -269,7 +269,12 @@ describe("ExtensionRunner.createContext", () => {
 			isLocal: false,
 			label: "dev@build:22",
 			resolvePath: (path: string) => `/srv/app/${path}`,
-			fs: { realpath: async (path: string) => path, readlink: async (path: string) => path },
+			fs: {
+				realpath: async (path: string) => path,
+				readlink: async (path: string) => path,
+				stat: async () => undefined,
+				readdir: async () => [],
+			},
 		};
 		expect(new ExtensionRunner({ cwd: "/srv/app", workspace }).createContext().workspace).toBe(workspace);
 		expect("workspace" in new ExtensionRunner({ cwd: "/work" }).createContext()).toBe(false);

@@ -4,7 +4,8 @@
 // createReadOnlyToolDefinitions, each tool's schema / local operations / types, DEFAULT_MAX_LINES,
 // DEFAULT_MAX_BYTES, GREP_MAX_LINE_LENGTH, BASH_UPDATE_THROTTLE_MS, truncateHead,
 // truncateTail, truncateLine, formatSize, OutputAccumulator, processImage, processImageBytes, image limits,
-// resolveToolPath, withFileMutationQueue, createLocalWorkspace and the Workspace contract types.
+// resolveToolPath, resolveExistingPath (look-alike names), withFileMutationQueue, createLocalWorkspace and the
+// Workspace contract types.
 
 export { createEditToolDefinition, localEditOperations } from "./edit/edit.js";
 export {
@@ -15,6 +16,7 @@ export {
 	editOutputSchema,
 	editSchema,
 } from "./edit/types.js";
+export { type PathLookup, resolveExistingPath } from "./existing-path.js";
 export { createFindToolDefinition, localFindOperations } from "./find/find.js";
 export {
 	DEFAULT_FIND_LIMIT,

@@ -55,6 +55,7 @@ describe("@gantry/tools surface", () => {
 			"processImageBytes",
 			"readOutputSchema",
 			"readSchema",
+			"resolveExistingPath",
 			"resolveToolPath",
 			"truncateHead",
 			"truncateLine",

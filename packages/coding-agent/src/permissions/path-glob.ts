@@ -1,7 +1,8 @@
-import { readlink, realpath } from "node:fs/promises";
+import { readdir, readlink, realpath, stat } from "node:fs/promises";
 import { homedir } from "node:os";
 import path from "node:path";
 import type { ExtensionWorkspace } from "@gantry/extensions";
+import { type PathLookup, resolveExistingPath } from "@gantry/tools";
 import { CodingAgentError } from "../errors.js";
 
 /**
@@ -50,6 +51,8 @@ export interface CallPathHost {
 	realpath(absolute: string): Promise<string>;
 	/** The target a link holds; rejects for a path that is not a link. */
 	readlink(absolute: string): Promise<string>;
+	/** `stat` and `readdir` on the host, to find the file a builtin takes a look-alike name to. */
+	lookup: PathLookup;
 	/** Names the host in errors. */
 	label: string;
 }
@@ -69,6 +72,11 @@ export function localCallPathHost(cwd: string): CallPathHost {
 		},
 		realpath: (absolutePath) => realpath(absolutePath),
 		readlink: (absolutePath) => readlink(absolutePath),
+		lookup: {
+			stat: (absolutePath) =>
+				stat(absolutePath).catch((error: unknown) => (isMissing(error) ? undefined : Promise.reject(error))),
+			readdir: (absolutePath) => readdir(absolutePath, { withFileTypes: true }),
+		},
 		label: "this machine",
 	};
 }
@@ -82,14 +90,29 @@ export function workspaceCallPathHost(workspace: ExtensionWorkspace): CallPathHo
 		resolvePath: (typed) => workspace.resolvePath(typed),
 		realpath: (absolute) => workspace.fs.realpath(absolute),
 		readlink: (absolute) => workspace.fs.readlink(absolute),
+		lookup: { stat: (absolute) => workspace.fs.stat(absolute), readdir: (absolute) => workspace.fs.readdir(absolute) },
 		label: workspace.isLocal ? "this machine" : workspace.label,
 	};
 }
 
-/** The path a tool call names, as the builtins resolve it: `@` mention stripped, `~` home, relative to cwd. */
+/** The path a tool call names, as written: `@` mention stripped, `~` home, relative to cwd. */
 export function resolveCallPath(host: CallPathHost, typed: string): string {
 	const cleaned = typed.trim();
 	return host.resolvePath(cleaned.startsWith("@") ? cleaned.slice(1) : cleaned);
+}
+
+/**
+ * The existing file a builtin takes the typed path to, looked up on the host the way the builtins do
+ * (`resolveExistingPath`: the exact name, else the one look-alike name, no-break spaces or decomposed
+ * accents, else without a leading `@`); undefined when there is none. A failed lookup throws.
+ */
+async function touchedPath(host: CallPathHost, typed: string): Promise<string | undefined> {
+	try {
+		return await resolveExistingPath(typed, (candidate) => host.resolvePath(candidate), host.lookup, host.syntax);
+	} catch (error) {
+		const why = error instanceof Error ? error.message : String(error);
+		throw cannotTell(host, resolveCallPath(host, typed), why, error);
+	}
 }
 
 function isMissing(error: unknown): boolean {
@@ -143,35 +166,57 @@ function toSlashes(host: CallPathHost, absolute: string): string {
 	return sep === "/" ? absolute : absolute.split(sep).join("/");
 }
 
+/** Rules and paths are compared with composed accents: a rule typed in either form names the same file. */
 function globMatches(host: CallPathHost, glob: string, cwd: string, absolute: string): boolean {
 	const { isAbsolute, join, relative } = host.syntax;
-	const expanded = glob.startsWith("~/") ? join(host.home, glob.slice(2)) : glob;
-	if (isAbsolute(expanded)) return compilePathGlob(toSlashes(host, expanded)).test(toSlashes(host, absolute));
-	const inside = relative(cwd, absolute);
+	const rule = glob.normalize("NFC");
+	const expanded = rule.startsWith("~/") ? join(host.home, rule.slice(2)) : rule;
+	const target = absolute.normalize("NFC");
+	if (isAbsolute(expanded)) return compilePathGlob(toSlashes(host, expanded)).test(toSlashes(host, target));
+	const inside = relative(cwd.normalize("NFC"), target);
 	if (inside === "" || inside.startsWith("..") || isAbsolute(inside)) {
 		return inside === "" && compilePathGlob(expanded.replace(/^\.\//, "")).test(".");
 	}
 	return compilePathGlob(expanded.replace(/^\.\//, "")).test(toSlashes(host, inside));
 }
 
-/** The two places a call's path names on its host: as written (resolved) and with links followed. */
+/** One place a call's path names: its absolute path and the cwd it is taken relative to. */
+interface CallPlace {
+	cwd: string;
+	path: string;
+}
+
+/**
+ * The places a call's path names on its host: as typed (resolved) and, when a builtin would take it to an
+ * existing look-alike file, that file; each both as written and with links followed.
+ */
 export interface CallLocations {
 	host: CallPathHost;
-	written: { cwd: string; path: string };
-	real: { cwd: string; path: string };
+	places: { written: CallPlace; real: CallPlace }[];
 }
 
-/** Resolves the path of a call on `host` both lexically and with symbolic links followed (for cwd too). */
+/** Resolves the path of a call on `host`: as typed and as a builtin finds it, lexically and with links followed. */
 export async function locateCallPath(host: CallPathHost, typed: string): Promise<CallLocations> {
 	const written = resolveCallPath(host, typed);
-	const [realCwd, realPath] = await Promise.all([realLocation(host, host.cwd), realLocation(host, written)]);
-	return { host, written: { cwd: host.cwd, path: written }, real: { cwd: realCwd, path: realPath } };
+	const touched = await touchedPath(host, typed);
+	const paths = touched === undefined || touched === written ? [written] : [written, touched];
+	const [realCwd, ...realPaths] = await Promise.all([host.cwd, ...paths].map((item) => realLocation(host, item)));
+	return {
+		host,
+		places: paths.map((path, index) => ({
+			written: { cwd: host.cwd, path },
+			real: { cwd: realCwd, path: realPaths[index] },
+		})),
+	};
 }
 
-/** Whether a glob covers the path as written and, with `both`, also where its links lead. */
+/**
+ * Whether a glob covers the call's path: with `both` (allow rules), every place it names, as written and
+ * where its links lead; without (deny rules), any of them.
+ */
 export function globCovers(glob: string, locations: CallLocations, both: boolean): boolean {
 	const { host } = locations;
-	const written = globMatches(host, glob, locations.written.cwd, locations.written.path);
-	const real = globMatches(host, glob, locations.real.cwd, locations.real.path);
-	return both ? written && real : written || real;
+	const covers = (place: CallPlace) => globMatches(host, glob, place.cwd, place.path);
+	const views = locations.places.flatMap((place) => [place.written, place.real]);
+	return both ? views.every(covers) : views.some(covers);
 }
