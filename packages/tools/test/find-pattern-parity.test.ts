@@ -1,5 +1,7 @@
 import fastGlob from "fast-glob";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { walkGlob } from "../src/search/glob-walk.js";
+import { localFileSystem } from "../src/workspace/local/file-system.js";
 import { localGlob } from "../src/workspace/local/glob.js";
 import { makeTempFolder, writeTree } from "./search/fixture.js";
 
@@ -108,6 +110,8 @@ describe("the local find glob reads patterns as fast-glob does", () => {
 			followSymbolicLinks: false,
 		});
 		expect((await localGlob(pattern, root, undefined)).sort()).toEqual(expected.sort());
+		// The walk over a workspace without a glob fast path (an SSH host without rg) reads it alike.
+		expect((await walkGlob(localFileSystem, pattern, root, undefined)).sort()).toEqual(expected.sort());
 	});
 
 	it("differs on purpose where fast-glob gave paths that are not the files' relative paths", async () => {

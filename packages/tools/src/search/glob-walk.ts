@@ -1,6 +1,7 @@
 import { throwIfAborted } from "../abort.js";
 import type { WorkspaceFileSystem } from "../workspace/types.js";
-import { createGlobFilter, type GlobFilter } from "./glob-filter.js";
+import { compileFindPattern } from "./find-pattern.js";
+import type { GlobFilter } from "./glob-filter.js";
 import { IgnoreRules } from "./ignore-rules.js";
 import { walkFiles } from "./walk.js";
 import { searchOperationsOn } from "./workspace-search.js";
@@ -11,8 +12,8 @@ export const ALWAYS_SKIPPED_FOLDERS: readonly string[] = [".git", "node_modules"
 /**
  * `find`'s glob on any workspace file system (used when the workspace has no `glob` fast path): the
  * grep walker over `cwd` with the .gitignore rules, `.git` and `node_modules` skipped, hidden files and
- * links to files included, and the pattern read as ripgrep reads a `--glob` (a pattern without `/`
- * matches names at any depth). Relative paths with `/`, in path order. Rejects with `Operation aborted`.
+ * links to files included, and the pattern read as the local glob reads it (`compileFindPattern`: as
+ * fast-glob reads it). Relative paths with `/`, in path order. Rejects with `Operation aborted`.
  */
 export async function walkGlob(
 	fs: WorkspaceFileSystem,
@@ -23,11 +24,11 @@ export async function walkGlob(
 	throwIfAborted(signal);
 	const operations = searchOperationsOn(fs);
 	const rules = await IgnoreRules.forRoot(cwd, operations);
-	const glob = createGlobFilter(pattern);
+	const compiled = compileFindPattern(pattern);
 	const filter: GlobFilter = {
-		includes: (path) => glob.includes(path),
+		includes: (path) => compiled.matches(path, path.slice(path.lastIndexOf("/") + 1)),
 		excludesFolder: (path) =>
-			ALWAYS_SKIPPED_FOLDERS.includes(path.slice(path.lastIndexOf("/") + 1)) || glob.excludesFolder(path),
+			ALWAYS_SKIPPED_FOLDERS.includes(path.slice(path.lastIndexOf("/") + 1)) || !compiled.mayMatchBelow(path),
 	};
 	const isFileLink = async (path: string) => (await fs.stat(path).catch(() => undefined))?.kind === "file";
 	const files: string[] = [];
