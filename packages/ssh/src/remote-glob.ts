@@ -1,5 +1,4 @@
-import type { WorkspaceProcesses } from "@gantry/tools";
-import picomatch from "picomatch";
+import { compileFindPattern, type WorkspaceProcesses } from "@gantry/tools";
 import { shellQuote } from "./quote.js";
 
 /**
@@ -44,7 +43,8 @@ function globScript(rg: string): string {
 
 /**
  * `Workspace.glob` over the host's rg: lists the files under `cwd` remotely and keeps those whose
- * relative path matches `pattern` (a pattern without `/` matches names at any depth).
+ * relative path matches `pattern`, read exactly as the local find reads it (`compileFindPattern`: braces
+ * and ranges expanded, a pattern without `/` matches names at any depth, `!` alternatives exclude).
  */
 export function createRemoteGlob(processes: WorkspaceProcesses, rg: string) {
 	const script = globScript(rg);
@@ -73,7 +73,11 @@ export function createRemoteGlob(processes: WorkspaceProcesses, rg: string) {
 						.split("\0")
 						.filter(Boolean);
 		const linkedFolders = links.map((link) => `${link.replace(/^\.\//, "")}/`);
-		const matches = picomatch(pattern.includes("/") ? pattern : `**/${pattern}`, { dot: true });
-		return files.filter((file) => matches(file) && !linkedFolders.some((folder) => file.startsWith(folder)));
+		const compiled = compileFindPattern(pattern);
+		return files.filter(
+			(file) =>
+				compiled.matches(file, file.slice(file.lastIndexOf("/") + 1)) &&
+				!linkedFolders.some((folder) => file.startsWith(folder)),
+		);
 	};
 }

@@ -67,6 +67,7 @@ export {
 	readOutputSchema,
 	readSchema,
 } from "./read/types.js";
+export { compileFindPattern, type FindPattern } from "./search/find-pattern.js";
 export {
 	BASH_UPDATE_THROTTLE_MS,
 	createBashToolDefinition,

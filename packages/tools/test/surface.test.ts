@@ -19,6 +19,7 @@ describe("@gantry/tools surface", () => {
 			"GREP_MAX_LINE_LENGTH",
 			"OutputAccumulator",
 			"bashSchema",
+			"compileFindPattern",
 			"createAllToolDefinitions",
 			"createBashToolDefinition",
 			"createCodingToolDefinitions",
