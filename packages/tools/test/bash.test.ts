@@ -279,6 +279,8 @@ describe("bash tool", () => {
 		);
 		expect(result.isError).toBe(true);
 		expect(result.structuredContent).toMatchObject({ exit_code: null });
+		const status = tool.renderResult?.(result, { expanded: false, isPartial: false }, plainTheme) ?? "";
+		expect(status).toMatch(/\nno exit code · \d+\.\ds$/);
 	});
 
 	it("declares itself as a destructive, open-world tool with strict sampling", () => {

@@ -129,5 +129,6 @@ function statusLine(details: ShellToolDetails | undefined, isPartial: boolean, t
 	if (isPartial) return `${theme.muted(`running… ${time}`)}${saved}`;
 	if (details.signal) return `${theme.error(`killed by ${details.signal} · ${time}`)}${saved}`;
 	if (details.exitCode === 0) return `${theme.success(`exit 0 · ${time}`)}${saved}`;
+	if (details.exitCode === null) return `${theme.error(`no exit code · ${time}`)}${saved}`;
 	return `${theme.error(`exit ${details.exitCode} · ${time}`)}${saved}`;
 }
