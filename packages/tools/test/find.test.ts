@@ -126,6 +126,27 @@ describe("find", () => {
 		expect(result.structuredContent).toEqual({ files: [], truncated: false });
 	});
 
+	it("names a bracket that is never closed when nothing matched, and still matches it as a plain character", async () => {
+		for (const [pattern, bracket] of [
+			["src/[", "["],
+			["*.{ts,js", "{"],
+			["@(a|b", "("],
+		] as const) {
+			const result = await find(root, { pattern });
+			expect(textOf(result)).toContain(`No files found matching pattern (its "${bracket}" is never closed`);
+			expect(result.structuredContent).toEqual({ files: [], truncated: false });
+		}
+		const literal = await makeTempFolder();
+		try {
+			await writeTree(literal.root, { "x[1.txt": "" });
+			const result = await find(literal.root, { pattern: "x[1.txt" });
+			expect(textOf(result)).toBe("x[1.txt");
+		} finally {
+			await literal.remove();
+		}
+		expect(textOf(await find(root, { pattern: "[ab].nothing" }))).toBe("No files found matching pattern");
+	});
+
 	it("fails clearly for a missing path, a file, and a pattern that leaves the folder", async () => {
 		await expect(find(root, { pattern: "*", path: "nope" })).rejects.toThrow(`Path not found: ${join(root, "nope")}`);
 		await expect(find(root, { pattern: "*", path: "a.ts" })).rejects.toThrow(`Not a directory: ${join(root, "a.ts")}`);

@@ -21,6 +21,7 @@ import {
 	findOutputSchema,
 	findSchema,
 } from "./types.js";
+import { unclosedBracket } from "./unclosed-bracket.js";
 
 /**
  * The find tool's I/O on a workspace: `stat` of its file system, and its `glob` fast path when it has
@@ -87,8 +88,13 @@ export function createFindToolDefinition(
 			const all = (await operations.glob(pattern, root, signal)).sort(comparePaths);
 			throwIfAborted(signal);
 			if (all.length === 0) {
+				const bracket = unclosedBracket(pattern);
+				const hint =
+					bracket === undefined
+						? ""
+						: ` (its "${bracket}" is never closed, so it was matched as a plain character: close it, e.g. "[abc]" or "{a,b}", or escape a literal one as "\\${bracket}")`;
 				return {
-					content: [{ type: "text", text: "No files found matching pattern" }],
+					content: [{ type: "text", text: `No files found matching pattern${hint}` }],
 					structuredContent: { files: [], truncated: false },
 					details: { fileCount: 0 },
 				};
