@@ -2,41 +2,19 @@
 // space or decomposed accents to the existing file with the look-alike name, so the rules must too.
 import { mkdir, readFile, writeFile } from "node:fs/promises";
 import { join } from "node:path";
-import { createFauxModel } from "@gantry/ai";
-import type { Workspace } from "@gantry/tools";
+import { createMappedWorkspace, type MappedWorkspace } from "@gantry/tools/testing";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { createAgentSession, createPermissionPolicy } from "../../src/index.js";
 import { compilePermissionRules, judgeCall } from "../../src/permissions/permission-decision.js";
-import { textOf, toolResults, withTempDir } from "../session/helpers.js";
-import { createMappedWorkspace, type MappedWorkspace } from "../session/mapped-workspace.js";
+import { withTempDir } from "../session/helpers.js";
+import { editCall, runUnderDeny } from "./run-under-deny.js";
 
 const NBSP = "\u00A0";
 const NARROW_NBSP = "\u202F";
 const CAFE_NFC = "caf\u00E9.md";
 const CAFE_NFD = "cafe\u0301.md";
 
-const edit = (path: string) => ({ name: "edit", arguments: { path, edits: [{ oldText: "one", newText: "two" }] } });
-
-/** Runs the calls in one turn under `deny` in yes mode (what is not denied runs), on `cwd` or a workspace. */
-async function runCalls(
-	where: { cwd: string } | { workspace: Workspace },
-	deny: string[],
-	calls: { name: string; arguments: Record<string, unknown> }[],
-) {
-	const model = createFauxModel([{ toolCalls: calls }, { text: "done" }]);
-	const session = await createAgentSession({
-		...where,
-		model,
-		tools: ["edit", "write", "read"],
-		extensions: [createPermissionPolicy({ mode: "yes", permissions: { deny } })],
-	});
-	try {
-		await session.prompt("go");
-		return toolResults(session.messages).map((result) => (result.isError ? textOf(result) : "ran"));
-	} finally {
-		await session.dispose();
-	}
-}
+const edit = editCall;
+const runCalls = runUnderDeny;
 
 /** Lays out the protected files under `root`: `config/prod settings.json` and `docs/café.md` (NFC). */
 async function layOut(root: string): Promise<void> {

@@ -2,12 +2,11 @@
 // mapped onto real temp folders, so this machine's realpath and home cannot give the right answer.
 import { mkdir, readFile, symlink, writeFile } from "node:fs/promises";
 import { join } from "node:path";
-import { createFauxModel } from "@gantry/ai";
+import { createMappedWorkspace, type MappedWorkspace, VIRTUAL_HOME } from "@gantry/tools/testing";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { createAgentSession, createPermissionPolicy } from "../../src/index.js";
 import { compilePermissionRules, judgeCall } from "../../src/permissions/permission-decision.js";
-import { textOf, toolResults, withTempDir } from "../session/helpers.js";
-import { createMappedWorkspace, type MappedWorkspace, VIRTUAL_HOME } from "../session/mapped-workspace.js";
+import { withTempDir } from "../session/helpers.js";
+import { editCall, runUnderDeny, type ScriptedCall, writeCall } from "./run-under-deny.js";
 
 let mapped: MappedWorkspace;
 beforeEach(async () => {
@@ -15,25 +14,11 @@ beforeEach(async () => {
 });
 afterEach(() => mapped.cleanup());
 
-const edit = (path: string) => ({ name: "edit", arguments: { path, edits: [{ oldText: "one", newText: "two" }] } });
-const write = (path: string) => ({ name: "write", arguments: { path, content: "written\n" } });
+const edit = editCall;
+const write = writeCall;
 
 /** Runs the calls in one turn on the mapped workspace under `deny` in yes mode (what is not denied runs). */
-async function runCalls(deny: string[], calls: { name: string; arguments: Record<string, unknown> }[]) {
-	const model = createFauxModel([{ toolCalls: calls }, { text: "done" }]);
-	const session = await createAgentSession({
-		workspace: mapped.workspace,
-		model,
-		tools: ["edit", "write"],
-		extensions: [createPermissionPolicy({ mode: "yes", permissions: { deny } })],
-	});
-	try {
-		await session.prompt("go");
-		return toolResults(session.messages).map((result) => (result.isError ? textOf(result) : "ran"));
-	} finally {
-		await session.dispose();
-	}
-}
+const runCalls = (deny: string[], calls: ScriptedCall[]) => runUnderDeny({ workspace: mapped.workspace }, deny, calls);
 
 describe("path rules on a workspace that is not this machine", () => {
 	it("follow the workspace's links: edit(.env) blocks an edit of a link to .env", async () => {

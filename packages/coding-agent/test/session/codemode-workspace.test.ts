@@ -1,9 +1,9 @@
 import { existsSync, readFileSync } from "node:fs";
 import { type Context, createFauxModel } from "@gantry/ai";
+import { createMappedWorkspace, type MappedWorkspace, VIRTUAL_TEMP } from "@gantry/tools/testing";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { createAgentSession } from "../../src/index.js";
 import { textOf, toolResults } from "./helpers.js";
-import { createMappedWorkspace, type MappedWorkspace, VIRTUAL_TEMP } from "./mapped-workspace.js";
 
 let mapped: MappedWorkspace;
 beforeEach(async () => {

@@ -5,14 +5,14 @@ import type { AgentToolResult } from "@gantry/agent";
 import type { ExtensionToolContext } from "@gantry/extensions";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { createAllToolDefinitions } from "../../src/index.js";
-import { ripgrepAvailable } from "../grep/ripgrep-available.js";
 import {
 	createMappedWorkspace,
 	type MappedWorkspace,
 	VIRTUAL_HOME,
 	VIRTUAL_PROJECT,
 	VIRTUAL_TEMP,
-} from "./mapped-workspace.js";
+} from "../../src/testing/index.js";
+import { ripgrepAvailable } from "../grep/ripgrep-available.js";
 
 let mapped: MappedWorkspace;
 const noContext = undefined as unknown as ExtensionToolContext;

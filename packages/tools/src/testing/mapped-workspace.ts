@@ -1,24 +1,28 @@
-// A Workspace for tests: it shows the tools a made-up tree (`/virtual/...`) and maps every path onto real
-// temp folders, recording each operation with the path the tool asked for. Anything outside the mapped
-// folders does not exist for it, so a tool that reached past the workspace would fail or be seen.
 import { mkdir, mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join, posix } from "node:path";
-import type { Workspace, WorkspaceFileSystem, WorkspaceProcesses } from "../../src/index.js";
-import { createLocalWorkspace } from "../../src/index.js";
+import { createLocalWorkspace } from "../workspace/local/local-workspace.js";
+import type { Workspace, WorkspaceFileSystem, WorkspaceProcesses } from "../workspace/types.js";
 
+/** The working folder the mapped workspace shows. */
 export const VIRTUAL_PROJECT = "/virtual/project";
+/** Its home (`~`), a folder apart from the project. */
 export const VIRTUAL_HOME = "/virtual/home";
+/** Its temp folder. */
 export const VIRTUAL_TEMP = "/virtual/tmp";
 
+/** What `createMappedWorkspace` gives a test. */
 export interface MappedWorkspace {
 	workspace: Workspace;
-	/** Real folders behind `/virtual/project`, `/virtual/home` and `/virtual/tmp`. */
+	/** The real folders behind `VIRTUAL_PROJECT`, `VIRTUAL_HOME` and `VIRTUAL_TEMP`. */
 	project: string;
 	home: string;
 	temp: string;
 	/** `"<operation> <virtual path>"`, in call order. */
 	operations: string[];
+	/** The real path behind a virtual one; throws an ENOENT error outside the mapped folders. */
+	real(path: string): string;
+	/** Kills what the workspace started and removes the real folders. */
 	cleanup(): Promise<void>;
 }
 
@@ -28,6 +32,20 @@ function missing(path: string): Error {
 	});
 }
 
+/**
+ * A Workspace for tests that is not this machine as far as the tools can tell: it shows a made-up tree
+ * (`/virtual/project`, `/virtual/home`, `/virtual/tmp`, POSIX paths, `isLocal: false`) and maps every
+ * path onto real temp folders, recording each operation with the path asked for. Anything outside the
+ * mapped folders does not exist for it, so code that reaches past the workspace (this machine's `fs`
+ * at a virtual path, say) fails or leaves a trace where a test can see it. Processes run on this
+ * machine, in the mapped working folder.
+ *
+ * @example
+ * const mapped = await createMappedWorkspace();
+ * const read = createReadToolDefinition(mapped.workspace);
+ * // … run it, then: expect(mapped.operations).toContain("open /virtual/project/notes.txt");
+ * await mapped.cleanup();
+ */
 export async function createMappedWorkspace(): Promise<MappedWorkspace> {
 	const root = await mkdtemp(join(tmpdir(), "gantry-mapped-"));
 	const project = join(root, "project");
@@ -114,6 +132,11 @@ export async function createMappedWorkspace(): Promise<MappedWorkspace> {
 		home,
 		temp,
 		operations,
+		real: (path) => {
+			const target = real(path);
+			if (target === undefined) throw missing(path);
+			return target;
+		},
 		cleanup: async () => {
 			await local.processes.killAll();
 			await rm(root, { recursive: true, force: true });
