@@ -156,6 +156,19 @@ describe("find", () => {
 		await expect(find(root, { pattern: "*", limit: 0 })).rejects.toThrow("limit must be a whole number");
 	});
 
+	it("turns a glob over 10,000 characters away with the limit and what to do; one at the limit works", async () => {
+		/** `{xx…x.ts,a.ts}`, exactly `length` characters. */
+		const alternation = (length: number) => `{${"x".repeat(length - 10)}.ts,a.ts}`;
+		const huge = alternation(200_007);
+		expect(huge).toHaveLength(200_007);
+		await expect(find(root, { pattern: huge })).rejects.toThrow(
+			"pattern is too long: 200007 characters, while find takes globs of at most 10000. Give a shorter glob",
+		);
+		const atLimit = alternation(10_000);
+		expect(atLimit).toHaveLength(10_000);
+		expect((await files({ pattern: atLimit })).files).toEqual(["a.ts"]);
+	});
+
 	it("bounds the output to 50 KB with a notice", async () => {
 		const { root: wide, remove: removeWide } = await makeTempFolder();
 		try {

@@ -46,6 +46,21 @@ function optionalLimit(value: unknown): number | undefined {
 	return value;
 }
 
+/**
+ * Most characters of a find pattern. The glob matcher behind the local walk (fast-glob, through braces)
+ * refuses a longer one with its own terse message; the check keeps local and SSH finds alike.
+ */
+export const MAX_FIND_PATTERN_CHARS = 10_000;
+
+function checkPatternLength(pattern: string): void {
+	if (pattern.length <= MAX_FIND_PATTERN_CHARS) return;
+	throw new Error(
+		`pattern is too long: ${pattern.length} characters, while find takes globs of at most ${MAX_FIND_PATTERN_CHARS}. ` +
+			"Give a shorter glob that matches what the names have in common (e.g. `src/**/*.test.ts`), or split a long " +
+			"`{a,b,…}` list into several finds.",
+	);
+}
+
 function comparePaths(left: string, right: string): number {
 	return left < right ? -1 : left > right ? 1 : 0;
 }
@@ -78,6 +93,7 @@ export function createFindToolDefinition(
 				throw new Error(
 					`The pattern ${JSON.stringify(pattern)} leaves the searched folder. Give a relative pattern and put the folder in path.`,
 				);
+			checkPatternLength(pattern);
 			const limit = optionalLimit(params.limit) ?? DEFAULT_FIND_LIMIT;
 			const root = await resolvePath(typeof params.path === "string" && params.path.trim() !== "" ? params.path : ".");
 			const kind = await operations.stat(root);
