@@ -61,6 +61,8 @@ export function createBashToolDefinition(
 		workspace,
 		operations: options.operations ?? shellOperationsOn(workspace.processes, bashInvocation("bash")),
 		...withoutUndefined({ env: options.env, tempDir: options.tempDir }),
+		runFileExample: "bash script.sh",
+		checkCommandLength: options.operations === undefined,
 		filePrefix: "gantry-bash",
 	});
 }

@@ -63,6 +63,8 @@ export function createPowerShellToolDefinition(
 		workspace,
 		operations: options.operations ?? shellOperationsOn(workspace.processes, powershellInvocation(workspace.processes)),
 		...withoutUndefined({ env: options.env, tempDir: options.tempDir }),
+		runFileExample: "& ./script.ps1",
+		checkCommandLength: options.operations === undefined,
 		filePrefix: "gantry-powershell",
 	});
 }

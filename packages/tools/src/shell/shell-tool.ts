@@ -3,6 +3,7 @@ import { defineTool, type Theme, type ToolDefinition } from "@gantry/extensions"
 import { Type } from "@sinclair/typebox";
 import { throwIfAborted } from "../abort.js";
 import type { Workspace } from "../workspace/types.js";
+import { checkShellCommandLength, commandTooLongForHost } from "./command-length.js";
 import { parseShellTimeout, runShellCommand, type ShellToolDetails } from "./run-shell-command.js";
 import type { ShellOperations } from "./shell-operations.js";
 
@@ -61,6 +62,13 @@ export interface ShellToolConfig {
 	tempDir?: string;
 	/** Start of full-output file names, e.g. `"gantry-bash"`. */
 	filePrefix: string;
+	/** A command that runs a saved script, for the error on a too long command, e.g. `"bash script.sh"`. */
+	runFileExample: string;
+	/**
+	 * The tool's own `operations` pass the command as one argument: a command over
+	 * `MAX_SHELL_COMMAND_BYTES` is turned away before spawning. Custom operations may take longer ones.
+	 */
+	checkCommandLength: boolean;
 }
 
 /** The tool definition bash and powershell share. */
@@ -81,6 +89,8 @@ export function createShellToolDefinition(config: ShellToolConfig): ToolDefiniti
 			if (typeof command !== "string" || command.trim() === "") {
 				throw new Error(`"command" must be a non-empty string with the ${config.label} command to run.`);
 			}
+			const limit = { label: config.label, runFile: config.runFileExample };
+			if (config.checkCommandLength) checkShellCommandLength(command, limit);
 			const timeout = parseShellTimeout(params.timeout);
 			return runShellCommand(
 				withoutUndefined({
@@ -95,7 +105,9 @@ export function createShellToolDefinition(config: ShellToolConfig): ToolDefiniti
 					tempDir: config.tempDir ?? config.workspace.tempDir,
 					filePrefix: config.filePrefix,
 				}),
-			);
+			).catch((error: unknown) => {
+				throw commandTooLongForHost(command, error, limit) ?? error;
+			});
 		},
 		renderCall(args, theme) {
 			const firstLine = String(args.command ?? "").split("\n", 1)[0];
