@@ -1,5 +1,6 @@
 import { randomBytes } from "node:crypto";
 import type { WorkspaceExitStatus, WorkspaceProcesses, WorkspaceSpawnOptions } from "@gantry/tools";
+import { checkRemoteCommandLength } from "./command-length.js";
 import type { SshConnection } from "./connection.js";
 import { shellQuote, shellWords } from "./quote.js";
 import { execCollect, type OpenedExec, openExec } from "./remote-exec.js";
@@ -43,6 +44,7 @@ export function createRemoteProcesses(connection: SshConnection, killGraceMs = 5
 			const marker = `${id}.${++calls}`;
 			const env = { ...options.env, [CALL_MARKER_VARIABLE]: marker };
 			const command = `exec /bin/sh -c ${shellQuote(wrapperScript(env))} gantry ${shellWords([options.cwd, file, ...args])}`;
+			checkRemoteCommandLength(file, command);
 			// Opening the channel may be retried on a new connection; the running command is not.
 			const { live, opened } = await connection.use(async (live) => ({
 				live,
