@@ -47,8 +47,10 @@ function optionalLimit(value: unknown): number | undefined {
 }
 
 /**
- * Most characters of a find pattern. The glob matcher behind the local walk (fast-glob, through braces)
- * refuses a longer one with its own terse message; the check keeps local and SSH finds alike.
+ * Most characters of a find pattern. Far longer globs fail in the matchers with terse messages of their
+ * own, at lengths that differ by matcher and pattern (locally a plain 33,000-character glob compiles to a
+ * regular expression V8 finds too large; picomatch refuses any past 64 KiB; the walk over a workspace's
+ * file system takes them), so one limit, well under all of them, keeps local and SSH finds alike.
  */
 export const MAX_FIND_PATTERN_CHARS = 10_000;
 
