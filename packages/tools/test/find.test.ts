@@ -213,16 +213,15 @@ describe("find", () => {
 			for (let index = 0; index < 1500; index++) many[`d${index % 50}/e${index}/f.txt`] = "";
 			await writeTree(deep, many);
 			const controller = new AbortController();
-			const started = performance.now();
 			const pending = localFindOperations.glob("**/*.txt", deep, controller.signal);
-			setTimeout(() => controller.abort(), 1);
+			// The signal was live when the call started, so this is the walk's own check (once per folder)
+			// that stops it, not the check at the start; a timer would race the walk on a fast machine.
+			controller.abort();
 			const outcome = await pending.then(
 				(found) => `finished with ${found.length} files`,
 				(error: Error) => error.message,
 			);
-			// The walk takes well over one time slice, so the abort lands in the middle of it.
 			expect(outcome).toBe("Operation aborted");
-			expect(performance.now() - started).toBeLessThan(5000);
 		} finally {
 			await removeDeep();
 		}
