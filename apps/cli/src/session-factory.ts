@@ -28,6 +28,11 @@ export interface SessionSetup {
 	sessionFile?: string;
 	/** Rules added to the default permission policy (the demo allows its edit and test command). */
 	permissions?: Omit<PermissionPolicyOptions, "mode">;
+	/**
+	 * The policy's options when the caller has read them already (interactive mode shows them in
+	 * `/tools`); `permissions` is then not used. Otherwise they are read from the settings files here.
+	 */
+	policyOptions?: PermissionPolicyOptions;
 	/** Extra extensions (paths or functions) loaded after the `-e` ones. */
 	extraExtensions?: (Extension | string)[];
 	customTools?: ToolDefinition[];
@@ -58,7 +63,9 @@ export async function openSession(setup: SessionSetup): Promise<AgentSession> {
 	const workspace = setup.sessionOptions?.workspace;
 	const remote = workspace !== undefined && !workspace.isLocal ? workspace : undefined;
 	const place = { cwd: setup.cwd, workspace };
-	const policy = createPermissionPolicy(await permissionOptionsFor(options, place, setup.permissions));
+	const policy = createPermissionPolicy(
+		setup.policyOptions ?? (await permissionOptionsFor(options, place, setup.permissions)),
+	);
 	if (remote) await noteRemoteMcpConfig(remote, setup.cwd, setup.onNotice ?? (() => {}));
 	// The servers of .mcp.json / ~/.gantry/mcp.json start in the background; the session does not wait.
 	const mcp = remote ? await loadMcpServers(process.cwd(), { project: false }) : await loadMcpServers(setup.cwd);

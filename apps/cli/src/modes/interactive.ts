@@ -69,7 +69,8 @@ export async function runInteractiveMode(setup: InteractiveSetup): Promise<numbe
 			...setup,
 			ui,
 			onNotice: (message) => notices.push(message),
-			permissions: { ...setup.permissions, ...always },
+			// The settings were read once, above; the session's policy takes them as they are.
+			policyOptions: { ...configured, ...always },
 			...(setup.session ? { sessionFile: setup.session.path } : {}),
 		});
 	} catch (error) {
