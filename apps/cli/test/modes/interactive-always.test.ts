@@ -1,41 +1,23 @@
 import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { type ScriptedLlmServer, startScriptedLlmServer } from "@gantry/ai/testing";
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { CLI_ENTRY, makeWorkspace, runCli } from "../helpers/run-cli.js";
-import { HAS_TMUX, TmuxTerminal } from "../helpers/tmux.js";
+import { describe, expect, it } from "vitest";
+import { startInteractiveGantry, useInteractiveFixture } from "../helpers/interactive-fixture.js";
+import { runCli } from "../helpers/run-cli.js";
+import { HAS_TMUX } from "../helpers/tmux.js";
 
-let workspace: ReturnType<typeof makeWorkspace>;
-let server: ScriptedLlmServer;
-let terminal: TmuxTerminal | undefined;
-
-beforeEach(async () => {
-	workspace = makeWorkspace();
-	server = await startScriptedLlmServer();
-});
-afterEach(async () => {
-	terminal?.kill();
-	terminal = undefined;
-	await server.close();
-	workspace.remove();
-});
+const cli = useInteractiveFixture();
 
 const bash = (command: string) => ({ toolCalls: [{ name: "bash", arguments: { command } }] });
 
 describe.skipIf(!HAS_TMUX)('"always" in interactive mode', () => {
 	it("remembers the command prefix in the project's local settings, shows it in /tools, and says when it cannot save", async () => {
-		const shared = join(workspace.project, ".gantry", "settings.json");
-		const settings = join(workspace.project, ".gantry", "settings.local.json");
+		const shared = join(cli.workspace.project, ".gantry", "settings.json");
+		const settings = join(cli.workspace.project, ".gantry", "settings.local.json");
 		const sharedText = `${JSON.stringify({ model: "kept", permissions: { deny: ["bash(rm:*)"] } }, null, 2)}\n`;
-		mkdirSync(join(workspace.project, ".gantry"));
+		mkdirSync(join(cli.workspace.project, ".gantry"));
 		writeFileSync(shared, sharedText);
-		server.enqueue(bash("echo first"), bash("echo second"), { text: "Both ran." });
-		terminal = TmuxTerminal.start(
-			[process.execPath, CLI_ENTRY, "--base-url", server.openaiBaseUrl, "--model", "scripted"],
-			{ cwd: workspace.project, env: { HOME: workspace.home }, width: 160 },
-		);
-		const gantry = terminal;
-		await gantry.waitFor("Type a prompt");
+		cli.server.enqueue(bash("echo first"), bash("echo second"), { text: "Both ran." });
+		const gantry = await startInteractiveGantry(cli, [], { width: 160 });
 		gantry.type("echo twice");
 		gantry.press("Enter");
 		let screen = await gantry.waitFor("Allow bash `echo first`?");
@@ -48,11 +30,11 @@ describe.skipIf(!HAS_TMUX)('"always" in interactive mode', () => {
 		// The personal file gets the rule; the shared, committed one is left as it was, and git ignores the new file.
 		expect(JSON.parse(readFileSync(settings, "utf8"))).toEqual({ permissions: { allow: ["bash(echo:*)"] } });
 		expect(readFileSync(shared, "utf8")).toBe(sharedText);
-		const gitignore = join(workspace.project, ".gantry", ".gitignore");
+		const gitignore = join(cli.workspace.project, ".gantry", ".gitignore");
 		expect(readFileSync(gitignore, "utf8")).toBe("settings.local.json\n");
 		expect(screen).toContain(`Created ${gitignore} (settings.local.json), so git leaves your rules out.`);
 		// A later run in the folder allows what was saved.
-		const tools = await runCli(["tools", "--json"], { cwd: workspace.project, home: workspace.home });
+		const tools = await runCli(["tools", "--json"], { cwd: cli.workspace.project, home: cli.workspace.home });
 		const bashEntry = (JSON.parse(tools.stdout) as { name: string; permission: unknown }[]).find(
 			(tool) => tool.name === "bash",
 		);
@@ -65,7 +47,7 @@ describe.skipIf(!HAS_TMUX)('"always" in interactive mode', () => {
 
 		// A settings file broken meanwhile is left alone; the answer holds for this session only.
 		writeFileSync(settings, "{ oops");
-		server.enqueue(bash("ls"), bash("ls -a"), { text: "Listed." });
+		cli.server.enqueue(bash("ls"), bash("ls -a"), { text: "Listed." });
 		gantry.type("list twice");
 		gantry.press("Enter");
 		await gantry.waitFor("Allow bash `ls`?");

@@ -1,39 +1,18 @@
 import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { type ScriptedLlmServer, startScriptedLlmServer } from "@gantry/ai/testing";
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { CLI_ENTRY, makeWorkspace, runCli } from "../helpers/run-cli.js";
-import { HAS_TMUX, TmuxTerminal } from "../helpers/tmux.js";
+import { describe, expect, it } from "vitest";
+import { startInteractiveGantry, useInteractiveFixture } from "../helpers/interactive-fixture.js";
+import { runCli } from "../helpers/run-cli.js";
+import { HAS_TMUX } from "../helpers/tmux.js";
 
-let workspace: ReturnType<typeof makeWorkspace>;
-let server: ScriptedLlmServer;
-let terminal: TmuxTerminal | undefined;
-
-beforeEach(async () => {
-	workspace = makeWorkspace();
-	server = await startScriptedLlmServer();
-});
-afterEach(async () => {
-	terminal?.kill();
-	terminal = undefined;
-	await server.close();
-	workspace.remove();
-});
-
-async function startGantry(extra: string[] = []): Promise<TmuxTerminal> {
-	terminal = TmuxTerminal.start(
-		[process.execPath, CLI_ENTRY, "--base-url", server.openaiBaseUrl, "--model", "scripted", ...extra],
-		{ cwd: workspace.project, env: { HOME: workspace.home } },
-	);
-	await terminal.waitFor("Type a prompt");
-	return terminal;
-}
+const cli = useInteractiveFixture();
+const startGantry = (extra: string[] = []) => startInteractiveGantry(cli, extra);
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 describe.skipIf(!HAS_TMUX)("interactive mode for daily use", () => {
 	it("renders the answer's Markdown: headings, bold, code, lists and fenced code", async () => {
-		server.enqueue({
+		cli.server.enqueue({
 			text: "## Findings\n\nThe **cart** total uses `index = 1`:\n\n- first item\n- second item\n\n```js\nconst **not bold** = 1;\n```\nDone.",
 			delayMs: 2,
 		});
@@ -52,15 +31,18 @@ describe.skipIf(!HAS_TMUX)("interactive mode for daily use", () => {
 	});
 
 	it("redraws the earlier conversation when -c resumes it", async () => {
-		writeFileSync(join(workspace.project, "notes.txt"), "remember the milk\n");
-		server.enqueue(
+		writeFileSync(join(cli.workspace.project, "notes.txt"), "remember the milk\n");
+		cli.server.enqueue(
 			{ toolCalls: [{ name: "read", arguments: { path: "notes.txt" } }] },
 			{ text: "The note says: **remember the milk**." },
 		);
-		const first = await runCli(["--base-url", server.openaiBaseUrl, "--model", "scripted", "What does the note say?"], {
-			cwd: workspace.project,
-			home: workspace.home,
-		});
+		const first = await runCli(
+			["--base-url", cli.server.openaiBaseUrl, "--model", "scripted", "What does the note say?"],
+			{
+				cwd: cli.workspace.project,
+				home: cli.workspace.home,
+			},
+		);
 		expect(first.code).toBe(0);
 		const gantry = await startGantry(["-c"]);
 		const screen = await gantry.waitFor("resumed here");
@@ -70,8 +52,8 @@ describe.skipIf(!HAS_TMUX)("interactive mode for daily use", () => {
 	});
 
 	it("stops the clocks while a permission question waits", async () => {
-		mkdirSync(join(workspace.project, "junk"));
-		server.enqueue({ toolCalls: [{ name: "bash", arguments: { command: "rm -rf junk" } }] }, { text: "Removed." });
+		mkdirSync(join(cli.workspace.project, "junk"));
+		cli.server.enqueue({ toolCalls: [{ name: "bash", arguments: { command: "rm -rf junk" } }] }, { text: "Removed." });
 		const gantry = await startGantry();
 		gantry.type("remove junk");
 		gantry.press("Enter");
@@ -87,20 +69,20 @@ describe.skipIf(!HAS_TMUX)("interactive mode for daily use", () => {
 	});
 
 	it("keeps the lines of a pasted text and submits them as one prompt", async () => {
-		server.enqueue({ text: "Got both lines." });
+		cli.server.enqueue({ text: "Got both lines." });
 		const gantry = await startGantry();
 		gantry.type("Explain: ");
 		gantry.paste("first line\nsecond line");
 		await gantry.waitFor("first line↵second line");
 		gantry.press("Enter");
 		await gantry.waitFor("Got both lines.");
-		const messages = server.requests[0].body.messages as { role: string; content: unknown }[];
+		const messages = cli.server.requests[0].body.messages as { role: string; content: unknown }[];
 		expect(JSON.stringify(messages.at(-1)?.content)).toContain("Explain: first line\\nsecond line");
 	});
 
 	it("keeps what is typed during a run as the next prompt", async () => {
-		server.enqueue({ text: "one two three four five six seven eight nine ten eleven twelve.", delayMs: 150 });
-		server.enqueue({ text: "Second answer." });
+		cli.server.enqueue({ text: "one two three four five six seven eight nine ten eleven twelve.", delayMs: 150 });
+		cli.server.enqueue({ text: "Second answer." });
 		const gantry = await startGantry();
 		gantry.type("first");
 		gantry.press("Enter");
@@ -110,13 +92,13 @@ describe.skipIf(!HAS_TMUX)("interactive mode for daily use", () => {
 		await gantry.waitFor("› follow up");
 		gantry.press("Enter");
 		await gantry.waitFor("Second answer.");
-		const second = server.requests[1].body.messages as { role: string; content: unknown }[];
+		const second = cli.server.requests[1].body.messages as { role: string; content: unknown }[];
 		expect(JSON.stringify(second.at(-1)?.content)).toContain("follow up");
 	});
 
 	it("sends a prompt typed and entered during a run as soon as the run ends", async () => {
-		server.enqueue({ text: "one two three four five six seven eight nine ten eleven twelve.", delayMs: 150 });
-		server.enqueue({ text: "Queued answer." });
+		cli.server.enqueue({ text: "one two three four five six seven eight nine ten eleven twelve.", delayMs: 150 });
+		cli.server.enqueue({ text: "Queued answer." });
 		const gantry = await startGantry();
 		gantry.type("first");
 		gantry.press("Enter");
@@ -124,7 +106,7 @@ describe.skipIf(!HAS_TMUX)("interactive mode for daily use", () => {
 		gantry.type("and then this");
 		gantry.press("Enter");
 		await gantry.waitFor("Queued answer.");
-		const second = server.requests[1].body.messages as { role: string; content: unknown }[];
+		const second = cli.server.requests[1].body.messages as { role: string; content: unknown }[];
 		expect(JSON.stringify(second.at(-1)?.content)).toContain("and then this");
 	});
 });

@@ -1,45 +1,23 @@
 import { existsSync, mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { type ScriptedLlmServer, startScriptedLlmServer } from "@gantry/ai/testing";
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { CLI_ENTRY, makeWorkspace } from "../helpers/run-cli.js";
-import { HAS_TMUX, TmuxTerminal } from "../helpers/tmux.js";
+import { describe, expect, it } from "vitest";
+import { startInteractiveGantry, useInteractiveFixture } from "../helpers/interactive-fixture.js";
+import { HAS_TMUX } from "../helpers/tmux.js";
 
-let workspace: ReturnType<typeof makeWorkspace>;
-let server: ScriptedLlmServer;
-let terminal: TmuxTerminal | undefined;
-
-beforeEach(async () => {
-	workspace = makeWorkspace();
-	server = await startScriptedLlmServer();
-	writeFileSync(join(workspace.project, "notes.txt"), "hello from the notes\n");
-	mkdirSync(join(workspace.project, "junk"));
+const cli = useInteractiveFixture((project) => {
+	writeFileSync(join(project, "notes.txt"), "hello from the notes\n");
+	mkdirSync(join(project, "junk"));
 });
-afterEach(async () => {
-	terminal?.kill();
-	terminal = undefined;
-	await server.close();
-	workspace.remove();
-});
-
-/** Starts interactive gantry in a real terminal and waits for its prompt. */
-async function startGantry(): Promise<TmuxTerminal> {
-	terminal = TmuxTerminal.start(
-		[process.execPath, CLI_ENTRY, "--base-url", server.openaiBaseUrl, "--model", "scripted"],
-		{ cwd: workspace.project, env: { HOME: workspace.home } },
-	);
-	await terminal.waitFor("Type a prompt");
-	return terminal;
-}
+const startGantry = () => startInteractiveGantry(cli);
 
 function lastToolResult(): string {
-	const messages = server.requests.at(-1)?.body.messages as { role: string; content: unknown }[];
+	const messages = cli.server.requests.at(-1)?.body.messages as { role: string; content: unknown }[];
 	return JSON.stringify(messages.filter((message) => message.role === "tool").at(-1)?.content);
 }
 
 describe.skipIf(!HAS_TMUX)("interactive mode in a terminal", () => {
 	it("streams answers, draws tool frames, asks before destructive calls, and lists tools", async () => {
-		server.enqueue(
+		cli.server.enqueue(
 			{ text: "Let me read the notes.", toolCalls: [{ name: "read", arguments: { path: "notes.txt" } }] },
 			{ text: "The notes say hello.", delayMs: 5 },
 			{ toolCalls: [{ name: "bash", arguments: { command: "rm -rf junk" } }] },
@@ -56,12 +34,12 @@ describe.skipIf(!HAS_TMUX)("interactive mode in a terminal", () => {
 		gantry.press("Enter");
 		screen = await gantry.waitFor("Allow bash `rm -rf junk`?");
 		expect(screen).toMatch(/❯ Yes \(y\)\n\s+No \(n\)\n\s+Always allow "rm" commands in this project \(a\)/);
-		expect(existsSync(join(workspace.project, "junk"))).toBe(true);
+		expect(existsSync(join(cli.workspace.project, "junk"))).toBe(true);
 		gantry.type("y");
 		screen = await gantry.waitFor("Deleted the junk folder.");
 		expect(screen).toContain("? Allow bash `rm -rf junk`? › Yes");
 		expect(screen).toMatch(/╭─ \$ rm -rf junk\n(│ .*\n)*╰─ ✓/);
-		expect(existsSync(join(workspace.project, "junk"))).toBe(false);
+		expect(existsSync(join(cli.workspace.project, "junk"))).toBe(false);
 
 		gantry.type("/tools");
 		gantry.press("Enter");
@@ -81,7 +59,7 @@ describe.skipIf(!HAS_TMUX)("interactive mode in a terminal", () => {
 	});
 
 	it("declines with n, aborts a run with Ctrl-C and goes on, and reports the session", async () => {
-		server.enqueue(
+		cli.server.enqueue(
 			{ toolCalls: [{ name: "bash", arguments: { command: "rm -rf junk" } }] },
 			{ text: "Understood, I left it alone." },
 			{ text: "Let me think about this for a long while", stallAfterEvents: 4 },
@@ -95,7 +73,7 @@ describe.skipIf(!HAS_TMUX)("interactive mode in a terminal", () => {
 		gantry.type("n");
 		let screen = await gantry.waitFor("Understood, I left it alone.");
 		expect(screen).toContain("› No");
-		expect(existsSync(join(workspace.project, "junk"))).toBe(true);
+		expect(existsSync(join(cli.workspace.project, "junk"))).toBe(true);
 		expect(lastToolResult()).toContain("The user declined");
 
 		gantry.type("think hard");
@@ -117,13 +95,13 @@ describe.skipIf(!HAS_TMUX)("interactive mode in a terminal", () => {
 		gantry.press("C-c");
 		screen = await gantry.waitFor(/╰─ ✗ failed .*\n+Aborted\./);
 		expect(screen).toContain("Command aborted");
-		expect(server.requests).toHaveLength(5);
+		expect(cli.server.requests).toHaveLength(5);
 
 		gantry.type("/session");
 		gantry.press("Enter");
 		screen = await gantry.waitFor(/Tokens\s+[\d,]+ in/);
 		expect(screen).toMatch(/Messages\s+\d+ \(4 user, 5 assistant, 2 tool results\)/);
-		expect(screen).toContain(join(workspace.home, ".gantry", "sessions"));
+		expect(screen).toContain(join(cli.workspace.home, ".gantry", "sessions"));
 
 		gantry.type("/exit");
 		gantry.press("Enter");
