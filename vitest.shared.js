@@ -13,11 +13,11 @@ export function gantryTestConfig(test = {}) {
 		resolve: {
 			alias: [
 				{
-					find: /^@gantry\/(ai|agent|extensions|tools|coding-agent|mcp|ssh)\/testing$/,
+					find: /^@gantry\/(ai|agent|extensions|tools|coding-agent|mcp|ssh|sandbox)\/testing$/,
 					replacement: `${root}packages/$1/src/testing/index.ts`,
 				},
 				{
-					find: /^@gantry\/(ai|agent|extensions|tools|coding-agent|mcp|ssh)$/,
+					find: /^@gantry\/(ai|agent|extensions|tools|coding-agent|mcp|ssh|sandbox)$/,
 					replacement: `${root}packages/$1/src/index.ts`,
 				},
 			],

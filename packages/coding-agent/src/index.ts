@@ -3,7 +3,8 @@
 // PermissionClass, PermissionRules, explainToolPermission, analyzeShellCommand, buildSystemPrompt, Transcript,
 // loadTranscript, transcript entry types, NESTED_CALL_LIMITS, compileNamePatterns, createCodemodeToolDefinition,
 // runCodemodeScript,
-// createToolSearchToolDefinition, rankTools, CodingAgentError, CodingAgentErrorCode.
+// createToolSearchToolDefinition, rankTools, CodingAgentError, CodingAgentErrorCode, and the settings types
+// (GantrySettings, LoadedSettings, PermissionMode, HookEventName, HookMatcher, CommandHook, HooksSettings, SettingsScope).
 export {
 	type CodemodeToolDetails,
 	type CodemodeToolHost,
@@ -45,4 +46,14 @@ export {
 	type TranscriptMessageEntry,
 	type TranscriptToolsEntry,
 } from "./session/transcript.js";
+export type {
+	CommandHook,
+	GantrySettings,
+	HookEventName,
+	HookMatcher,
+	HooksSettings,
+	LoadedSettings,
+	PermissionMode,
+	SettingsScope,
+} from "./settings/types.js";
 export { createToolSearchToolDefinition, rankTools } from "./tool-search/index.js";

@@ -2,6 +2,7 @@ import type { AgentMessage } from "@gantry/agent";
 import type { Model, ReasoningLevel, stream } from "@gantry/ai";
 import type { Extension, ExtensionUI, ToolDefinition } from "@gantry/extensions";
 import type { AllToolsOptions, Workspace } from "@gantry/tools";
+import type { GantrySettings, PermissionMode } from "../settings/types.js";
 
 /** Options of `createAgentSession`. */
 export interface AgentSessionOptions {
@@ -82,4 +83,13 @@ export interface AgentSessionOptions {
 	streamFn?: typeof stream;
 	/** Messages to start with when no transcript is resumed. */
 	initialMessages?: AgentMessage[];
+	/**
+	 * Settings as `loadSettings` returns them (Claude Code's settings.json shape): the session applies their
+	 * permission rules, hooks, sandbox, environment and default mode itself.
+	 */
+	settings?: GantrySettings;
+	/** How calls no rule settles are decided. Default `settings.permissions.defaultMode`, else `"default"`. */
+	permissionMode?: PermissionMode;
+	/** A checkpoint of the workspace before each prompt, for `rewind`. Default true. */
+	checkpoints?: boolean;
 }

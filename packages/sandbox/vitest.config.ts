@@ -1,0 +1,3 @@
+import { gantryTestConfig } from "../../vitest.shared.js";
+
+export default gantryTestConfig();
