@@ -3,7 +3,7 @@ import { shellQuote } from "./quote.js";
 
 /**
  * rg's walk with the local find's rules: hidden files listed, .gitignore files honoured inside and
- * outside a repository, `.git` and `node_modules` never entered, links followed so that a link to a
+ * outside a repository, and so are the repository's `.git/info/exclude` and the user's `core.excludesFile`, `.git` and `node_modules` never entered, links followed so that a link to a
  * file is listed as a file. The pattern is applied here, not by `--glob`, because an rg include glob
  * would bring back files .gitignore leaves out.
  */
@@ -16,8 +16,6 @@ const WALK_FLAGS = [
 	"--hidden",
 	"--no-require-git",
 	"--no-ignore-dot",
-	"--no-ignore-exclude",
-	"--no-ignore-global",
 	"--glob",
 	"!.git",
 	"--glob",

@@ -18,6 +18,10 @@ export async function writeProject(folder: string, owner?: { uid: number; gid: n
 	await writeFile(join(folder, "binary.bin"), Buffer.from([0, 1, 2, 3, 0, 255, 254, 0]));
 	await writeFile(join(folder, ".gitignore"), "*.log\nbuild/\n");
 	await writeFile(join(folder, "debug.log"), "needle in a log\n");
+	// The repository's own excludes (git's .git/info/exclude): find and grep leave the file out on both sides.
+	await mkdir(join(folder, ".git", "info"), { recursive: true });
+	await writeFile(join(folder, ".git", "info", "exclude"), "excluded.txt\n");
+	await writeFile(join(folder, "excluded.txt"), "needle excluded\n");
 	await mkdir(join(folder, "build"));
 	await writeFile(join(folder, "build", "out.js"), "needle built\n");
 	await mkdir(join(folder, "src", "deep"), { recursive: true });

@@ -76,4 +76,16 @@ describe("the same calls on a local folder and over SSH", () => {
 		const [here, there] = await Promise.all([runCall(local, call), runCall(remote, call)]);
 		expect(there).toEqual(here);
 	});
+
+	it("both leave out what the repository's .git/info/exclude names", async () => {
+		const calls: ParityCall[] = [
+			{ tool: "grep", args: { pattern: "needle" } },
+			{ tool: "find", args: { pattern: "*.txt" } },
+		];
+		for (const call of calls) {
+			const [here, there] = await Promise.all([runCall(local, call), runCall(remote, call)]);
+			expect(JSON.stringify(here)).not.toContain("excluded.txt");
+			expect(there).toEqual(here);
+		}
+	});
 });

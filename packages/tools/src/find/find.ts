@@ -4,6 +4,7 @@ import type { Theme, ToolDefinition } from "@gantry/extensions";
 import { throwIfAborted } from "../abort.js";
 import { defineBoundedTool } from "../bounded-errors.js";
 import { toolPathResolver } from "../existing-path.js";
+import { gitUserOf } from "../search/git-excludes.js";
 import { walkGlob } from "../search/glob-walk.js";
 import { describeTruncation, outputCutNotice } from "../search/output-cut.js";
 import { renderListing } from "../search/render-listing.js";
@@ -27,12 +28,16 @@ import { unclosedBracket } from "./unclosed-bracket.js";
  * The find tool's I/O on a workspace: `stat` of its file system, and its `glob` fast path when it has
  * one, else the walker over its file system.
  */
-export function findOperationsOn(workspace: Pick<Workspace, "fs" | "glob">): FindOperations {
+export function findOperationsOn(
+	workspace: Pick<Workspace, "fs" | "glob"> & Partial<Pick<Workspace, "home" | "isLocal">>,
+): FindOperations {
 	const { fs } = workspace;
+	const gitUser =
+		workspace.home === undefined ? undefined : gitUserOf({ home: workspace.home, isLocal: workspace.isLocal ?? false });
 	return {
 		stat: async (path) => (await fs.stat(path))?.kind,
 		glob: (pattern, cwd, signal) =>
-			workspace.glob ? workspace.glob(pattern, cwd, signal) : walkGlob(fs, pattern, cwd, signal),
+			workspace.glob ? workspace.glob(pattern, cwd, signal) : walkGlob(fs, pattern, cwd, signal, gitUser),
 	};
 }
 

@@ -102,7 +102,7 @@ export async function runBuiltinEngine(
 	}
 	if (pattern.never) return { files: [] };
 
-	const rules = await IgnoreRules.forRoot(root, operations);
+	const rules = await IgnoreRules.forRoot(root, operations, request.gitUser);
 	const filter = request.glob ? createGlobFilter(request.glob) : undefined;
 	const slicer = new TimeSlicer(signal);
 	const files: GrepFileResult[] = [];

@@ -1,3 +1,4 @@
+import type { GitUserPlace } from "../search/git-excludes.js";
 import type { GrepLine } from "./file-searcher.js";
 
 /** The engines behind the grep tool. Both give the same output for the same input. */
@@ -19,6 +20,8 @@ export interface GrepEngineRequest {
 	/** Gitignore-style glob selecting files, or undefined. */
 	glob: string | undefined;
 	signal: AbortSignal | undefined;
+	/** Where the user's git settings are (`core.excludesFile`); without it only the repository's excludes apply. */
+	gitUser?: GitUserPlace;
 }
 
 /** The lines found in one file. */

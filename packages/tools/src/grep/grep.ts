@@ -2,6 +2,7 @@ import type { ToolDefinition } from "@gantry/extensions";
 import { throwIfAborted } from "../abort.js";
 import { defineBoundedTool } from "../bounded-errors.js";
 import { toolPathResolver } from "../existing-path.js";
+import { gitUserOf } from "../search/git-excludes.js";
 import { describeTruncation, outputCutNotice } from "../search/output-cut.js";
 import { searchOperationsOn } from "../search/workspace-search.js";
 import { DEFAULT_MAX_BYTES, formatSize, GREP_MAX_LINE_LENGTH, truncateHead } from "../truncate.js";
@@ -47,6 +48,7 @@ export function createGrepToolDefinition(
 	const operations = options.operations ?? grepOperationsOn(workspace.fs);
 	const resolvePath = toolPathResolver(workspace, options.operations !== undefined);
 	const mode = options.engine ?? "auto";
+	const gitUser = gitUserOf(workspace);
 
 	async function search(request: GrepEngineRequest): Promise<{ engine: GrepEngineName; result: GrepEngineResult }> {
 		const builtin = async () => ({ engine: "builtin" as const, result: await runBuiltinEngine(request, operations) });
@@ -119,6 +121,7 @@ export function createGrepToolDefinition(
 				maxMatches: limit + 1,
 				glob,
 				signal,
+				gitUser,
 			});
 			const formatted = formatGrep(result.files, limit, context);
 			if (formatted.matches.length === 0) {

@@ -216,8 +216,8 @@ export async function runRipgrepEngine(rg: RipgrepHost, request: GrepEngineReque
 	}
 
 	const reader = searchOperationsOn(rg.fs);
-	const ignoreFiles = new PreloadedIgnoreFiles(root, reader);
-	const scopes = new IgnoreScopes(root, await IgnoreRules.forRoot(root, reader), ignoreFiles);
+	const ignoreFiles = new PreloadedIgnoreFiles(root, reader, request.gitUser);
+	const scopes = new IgnoreScopes(root, await IgnoreRules.forRoot(root, reader, request.gitUser), ignoreFiles);
 	const filter = request.glob ? createGlobFilter(request.glob) : undefined;
 	const keep = async (path: string) => {
 		if (filter && !filter.includes(path)) return false;

@@ -1,6 +1,7 @@
 import { throwIfAborted } from "../abort.js";
 import type { WorkspaceFileSystem } from "../workspace/types.js";
 import { compileFindPattern } from "./find-pattern.js";
+import type { GitUserPlace } from "./git-excludes.js";
 import type { GlobFilter } from "./glob-filter.js";
 import { IgnoreRules } from "./ignore-rules.js";
 import { walkFiles } from "./walk.js";
@@ -20,10 +21,11 @@ export async function walkGlob(
 	pattern: string,
 	cwd: string,
 	signal: AbortSignal | undefined,
+	gitUser?: GitUserPlace,
 ): Promise<string[]> {
 	throwIfAborted(signal);
 	const operations = searchOperationsOn(fs);
-	const rules = await IgnoreRules.forRoot(cwd, operations);
+	const rules = await IgnoreRules.forRoot(cwd, operations, gitUser);
 	const compiled = compileFindPattern(pattern);
 	const filter: GlobFilter = {
 		includes: (path) => compiled.matches(path, path.slice(path.lastIndexOf("/") + 1)),

@@ -1,4 +1,5 @@
 import { join } from "node:path";
+import { type GitUserPlace, readRepositoryExcludes } from "./git-excludes.js";
 import { GITIGNORE, type IgnoreFileReader } from "./ignore-rules.js";
 import type { IgnoreFileReaderSync } from "./ignore-scopes.js";
 
@@ -14,9 +15,22 @@ export class PreloadedIgnoreFiles implements IgnoreFileReaderSync {
 	constructor(
 		private readonly root: string,
 		private readonly reader: IgnoreFileReader,
+		private readonly gitUser?: GitUserPlace,
 	) {}
 
-	/** Reads the ignore files of every folder from the root down to the folder holding `relativePath`. */
+	/** Remembers every text read through it, so the synchronous readers later find them. */
+	private readonly recording: IgnoreFileReader = {
+		readText: async (path) => {
+			if (!this.texts.has(path)) this.texts.set(path, await this.reader.readText(path));
+			return this.texts.get(path);
+		},
+		exists: (path) => this.reader.exists(path),
+	};
+
+	/**
+	 * Reads the ignore files of every folder from the root down to the folder holding `relativePath`: each
+	 * folder's `.gitignore`, and for a nested repository its excludes (`readRepositoryExcludes`).
+	 */
 	async loadFor(relativePath: string): Promise<void> {
 		const parts = relativePath.split("/");
 		let folder = "";
@@ -29,6 +43,7 @@ export class PreloadedIgnoreFiles implements IgnoreFileReaderSync {
 				const [hasGit, text] = await Promise.all([this.reader.exists(git), this.reader.readText(gitignore)]);
 				this.existing.set(git, hasGit);
 				this.texts.set(gitignore, text);
+				if (hasGit && folder !== "") await readRepositoryExcludes(absolute, this.recording, this.gitUser);
 			}
 			if (index < parts.length - 1) folder = folder === "" ? parts[index] : `${folder}/${parts[index]}`;
 		}

@@ -1,4 +1,5 @@
 import { dirname, join, relative, sep } from "node:path";
+import { type GitUserPlace, type RepositoryExcludes, readRepositoryExcludes } from "./git-excludes.js";
 import { GitignoreFile } from "./gitignore-file.js";
 
 /** Reads what the ignore rules need. Both methods resolve (never reject) for a missing file. */
@@ -27,7 +28,11 @@ export const GITIGNORE = ".gitignore";
  * Immutable: entering a folder returns new rules.
  */
 export class IgnoreRules {
-	private constructor(private readonly matchers: readonly GitignoreMatcher[]) {}
+	private constructor(
+		private readonly matchers: readonly GitignoreMatcher[],
+		/** Where the user's git settings are, for the excludes of repositories met below (`enter`). */
+		readonly gitUser?: GitUserPlace,
+	) {}
 
 	/** No rules at all. */
 	static readonly none = new IgnoreRules([]);
@@ -36,37 +41,56 @@ export class IgnoreRules {
 	 * The rules of the .gitignore files above `root` that apply inside it: those of each parent up to
 	 * and including the repository root (the first folder holding `.git`), or up to the file-system root
 	 * outside a repository. Folders between such a file and `root` are not themselves treated as ignored,
-	 * so searching inside an ignored folder (say `dist`) on purpose finds its files.
+	 * so searching inside an ignored folder (say `dist`) on purpose finds its files. Below all of those, as in
+	 * git, come the repository's `info/exclude` and the user's `core.excludesFile` (default
+	 * `~/.config/git/ignore`; read only when `gitUser` says where the user's files are).
 	 */
-	static async forRoot(root: string, reader: IgnoreFileReader): Promise<IgnoreRules> {
-		if (await reader.exists(join(root, ".git"))) return IgnoreRules.none;
+	static async forRoot(root: string, reader: IgnoreFileReader, gitUser?: GitUserPlace): Promise<IgnoreRules> {
 		const matchers: GitignoreMatcher[] = [];
+		let repositoryRoot: string | undefined;
+		if (await reader.exists(join(root, ".git"))) repositoryRoot = root;
 		let child = root;
 		let folder = dirname(root);
-		while (folder !== child) {
+		while (repositoryRoot === undefined && folder !== child) {
 			const text = await reader.readText(join(folder, GITIGNORE));
-			if (text !== undefined) {
-				const between = relative(folder, root).split(sep).join("/");
-				matchers.unshift(ancestorMatcher(text, between));
-			}
-			if (await reader.exists(join(folder, ".git"))) break;
+			if (text !== undefined) matchers.unshift(ancestorMatcher(text, relativeFrom(folder, root)));
+			if (await reader.exists(join(folder, ".git"))) repositoryRoot = folder;
 			child = folder;
 			folder = dirname(folder);
 		}
-		return new IgnoreRules(matchers);
+		if (repositoryRoot !== undefined) {
+			const excludes = await readRepositoryExcludes(repositoryRoot, reader, gitUser);
+			const between = repositoryRoot === root ? undefined : relativeFrom(repositoryRoot, root);
+			const texts = [excludes.userExcludes, excludes.infoExclude].filter((text) => text !== undefined);
+			matchers.unshift(
+				...texts.map((text) =>
+					between === undefined
+						? { file: new GitignoreFile(text), prefix: "", strip: 0 }
+						: ancestorMatcher(text, between),
+				),
+			);
+		}
+		return new IgnoreRules(matchers, gitUser);
 	}
 
 	/**
 	 * The rules inside the folder `relativeFolder` ("" for the search folder) given what it holds: a
-	 * folder with `.git` starts a new repository (outer rules stop applying), and its own .gitignore
-	 * text adds rules.
+	 * folder with `.git` starts a new repository (outer rules stop applying; its `excludes`, read by the
+	 * caller with `readRepositoryExcludes`, come first), and its own .gitignore text adds rules.
 	 */
-	enter(relativeFolder: string, contents: { hasGit: boolean; gitignore: string | undefined }): IgnoreRules {
-		const base = contents.hasGit && relativeFolder !== "" ? [] : this.matchers;
-		if (contents.gitignore === undefined) return base === this.matchers ? this : new IgnoreRules(base);
-		const file = new GitignoreFile(contents.gitignore);
+	enter(
+		relativeFolder: string,
+		contents: { hasGit: boolean; gitignore: string | undefined; excludes?: RepositoryExcludes | undefined },
+	): IgnoreRules {
 		const strip = relativeFolder === "" ? 0 : relativeFolder.length + 1;
-		return new IgnoreRules([...base, { file, prefix: "", strip }]);
+		const local = (text: string): GitignoreMatcher => ({ file: new GitignoreFile(text), prefix: "", strip });
+		let base = this.matchers;
+		if (contents.hasGit && relativeFolder !== "") {
+			const { userExcludes, infoExclude } = contents.excludes ?? {};
+			base = [userExcludes, infoExclude].filter((text) => text !== undefined).map(local);
+		}
+		if (contents.gitignore === undefined) return base === this.matchers ? this : new IgnoreRules(base, this.gitUser);
+		return new IgnoreRules([...base, local(contents.gitignore)], this.gitUser);
 	}
 
 	/** Whether any rule is in force. */
@@ -91,6 +115,11 @@ export class IgnoreRules {
 		}
 		return false;
 	}
+}
+
+/** `to` relative to `from`, with `/` separators. */
+function relativeFrom(from: string, to: string): string {
+	return relative(from, to).split(sep).join("/");
 }
 
 /** Escapes a folder name for use as a literal gitignore pattern. */

@@ -1,4 +1,5 @@
 import { join } from "node:path";
+import { readRepositoryExcludesSync } from "./git-excludes.js";
 import { GITIGNORE, type IgnoreRules } from "./ignore-rules.js";
 
 /** Reads ignore files synchronously (the local disk): both methods return, never throw, for a missing file. */
@@ -69,6 +70,10 @@ export class IgnoreScopes {
 		const folder = join(this.root, relativeFolder);
 		const hasGit = files ? files.hasGit : this.reader.exists(join(folder, ".git"));
 		const gitignore = files && !files.hasGitignore ? undefined : this.reader.readText(join(folder, GITIGNORE));
-		return outer.enter(relativeFolder, { hasGit, gitignore });
+		const excludes =
+			hasGit && relativeFolder !== ""
+				? readRepositoryExcludesSync(folder, this.reader, this.ancestors.gitUser)
+				: undefined;
+		return outer.enter(relativeFolder, { hasGit, gitignore, excludes });
 	}
 }

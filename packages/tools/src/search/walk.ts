@@ -1,4 +1,5 @@
 import { join } from "node:path";
+import { readRepositoryExcludes } from "./git-excludes.js";
 import type { GlobFilter } from "./glob-filter.js";
 import { GITIGNORE, type IgnoreFileReader, type IgnoreRules } from "./ignore-rules.js";
 import type { SearchEntry } from "./types.js";
@@ -94,7 +95,10 @@ async function openFolder(
 		else if (entry.name === GITIGNORE && entry.kind !== "directory") hasGitignore = true;
 	}
 	const gitignore = hasGitignore ? await operations.readText(join(absolute, GITIGNORE)) : undefined;
-	const rules = outer.enter(folder, { hasGit, gitignore });
+	// A nested repository: its own info/exclude and the user's excludes replace the outer rules.
+	const excludes =
+		hasGit && folder !== "" ? await readRepositoryExcludes(absolute, operations, outer.gitUser) : undefined;
+	const rules = outer.enter(folder, { hasGit, gitignore, excludes });
 	entries.sort(compareEntries);
 	return { folder, rules, entries, next: 0 };
 }

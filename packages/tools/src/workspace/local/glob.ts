@@ -4,9 +4,11 @@ import { setImmediate as nextTurn } from "node:timers/promises";
 import { throwIfAborted } from "../../abort.js";
 import { errorCode } from "../../error-text.js";
 import { compileFindPattern, type FindPattern } from "../../search/find-pattern.js";
+import { type GitUserPlace, gitUserOf, readRepositoryExcludesSync } from "../../search/git-excludes.js";
 import { ALWAYS_SKIPPED_FOLDERS } from "../../search/glob-walk.js";
 import { GITIGNORE, IgnoreRules } from "../../search/ignore-rules.js";
 import { localIgnoreFileReaderSync } from "./file-system.js";
+import { localHome } from "./paths.js";
 
 /** How long the walk may hold the event loop before letting timers, I/O and aborts run. */
 const SLICE_MS = 12;
@@ -34,10 +36,15 @@ interface PendingFolder {
  * parallel `readdir` calls through the thread pool took about 1.6 times the CPU and were no faster.
  * Paths are relative to `cwd` with `/`, unsorted. Rejects with `Operation aborted` when `signal` fires.
  */
-export async function localGlob(pattern: string, cwd: string, signal: AbortSignal | undefined): Promise<string[]> {
+export async function localGlob(
+	pattern: string,
+	cwd: string,
+	signal: AbortSignal | undefined,
+	gitUser: GitUserPlace = gitUserOf({ home: localHome(), isLocal: true }),
+): Promise<string[]> {
 	throwIfAborted(signal);
 	const compiled = compileFindPattern(pattern);
-	const ancestors = await IgnoreRules.forRoot(cwd, reader);
+	const ancestors = await IgnoreRules.forRoot(cwd, reader, gitUser);
 	const files: string[] = [];
 	const queue: PendingFolder[] = [{ folder: "", outer: ancestors }];
 	let sliceStart = performance.now();
@@ -81,13 +88,19 @@ function takeListing(
 		else if (dirent.name === GITIGNORE && !dirent.isDirectory()) hasGitignore = true;
 	}
 	const gitignore = hasGitignore ? localIgnoreFileReaderSync.readText(join(absolute, GITIGNORE)) : undefined;
-	const rules = outer.enter(folder, { hasGit, gitignore });
+	const excludes =
+		hasGit && folder !== ""
+			? readRepositoryExcludesSync(absolute, localIgnoreFileReaderSync, outer.gitUser)
+			: undefined;
+	const rules = outer.enter(folder, { hasGit, gitignore, excludes });
 	for (const dirent of dirents) {
 		const name = dirent.name;
 		const path = folder === "" ? name : `${folder}/${name}`;
 		if (dirent.isDirectory()) {
 			if (ALWAYS_SKIPPED_FOLDERS.includes(name) || rules.ignores(path, true, name)) continue;
 			if (compiled.mayMatchBelow(path)) queue.push({ folder: path, outer: rules });
+		} else if (name === ".git") {
+			// A linked worktree's or a submodule's `.git` file: git's own, never listed (the walk skips it too).
 		} else if (dirent.isFile()) {
 			if (compiled.matches(path, name) && !rules.ignores(path, false, name)) files.push(path);
 		} else if (dirent.isSymbolicLink() && !ALWAYS_SKIPPED_FOLDERS.includes(name)) {

@@ -1,5 +1,6 @@
 import { tmpdir } from "node:os";
 import { resolve } from "node:path";
+import { gitUserOf } from "../../search/git-excludes.js";
 import type { Workspace } from "../types.js";
 import { localFileSystem } from "./file-system.js";
 import { localGlob } from "./glob.js";
@@ -9,6 +10,8 @@ import { createLocalProcesses, type LocalProcesses, type LocalProcessesOptions }
 export interface LocalWorkspaceOptions extends LocalProcessesOptions {
 	/** Existing folder for full-output and spill files. Default `os.tmpdir()`. */
 	tempDir?: string;
+	/** The home folder: `~` in paths, and where the user's git settings are. Default `os.homedir()`. */
+	home?: string;
 }
 
 /** A Workspace on this machine. Its `processes` can also kill every process its calls left running. */
@@ -26,7 +29,8 @@ export function createLocalWorkspace(cwd: string, options: LocalWorkspaceOptions
 	if (typeof cwd !== "string" || cwd === "")
 		throw new Error("createLocalWorkspace: `cwd` must be a folder path (got an empty or missing value).");
 	const absolute = resolve(cwd);
-	const home = localHome();
+	const home = options.home ?? localHome();
+	const gitUser = gitUserOf({ home, isLocal: true });
 	return {
 		cwd: absolute,
 		home,
@@ -36,6 +40,6 @@ export function createLocalWorkspace(cwd: string, options: LocalWorkspaceOptions
 		fs: localFileSystem,
 		processes: createLocalProcesses(options),
 		resolvePath: (path) => resolveLocalPath(absolute, home, path),
-		glob: localGlob,
+		glob: (pattern, globCwd, signal) => localGlob(pattern, globCwd, signal, gitUser),
 	};
 }
