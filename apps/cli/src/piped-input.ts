@@ -1,3 +1,4 @@
+import { looksBinary } from "@gantry/tools";
 import { usageError } from "./errors.js";
 
 /** The most piped input a prompt takes: about 100,000 tokens, past which a file the model reads is better. */
@@ -10,9 +11,13 @@ export function formatBytes(bytes: number): string {
 	return `${(bytes / 1024 / 1024).toFixed(1)} MB`;
 }
 
+/** How many leading bytes of stdin decide whether it is text, as `read` decides for a file. */
+const SNIFF_BYTES = 8 * 1024;
+
 /**
  * Reads stdin to its end as UTF-8 and stops early with a usage error once it brings more than `limit`
- * bytes (nothing is sent to the model then).
+ * bytes, or when it is binary data (NUL bytes, or mostly bytes that are not text — the test `read` uses
+ * for files): nothing is sent to the model then.
  */
 export async function readPipedInput(stream: NodeJS.ReadableStream, limit = MAX_PIPED_BYTES): Promise<string> {
 	const chunks: Buffer[] = [];
@@ -27,7 +32,13 @@ export async function readPipedInput(stream: NodeJS.ReadableStream, limit = MAX_
 		}
 		chunks.push(buffer);
 	}
-	return Buffer.concat(chunks).toString("utf8");
+	const data = Buffer.concat(chunks);
+	if (looksBinary(data.subarray(0, SNIFF_BYTES))) {
+		throw usageError(
+			`stdin holds binary data (${formatBytes(data.length)}), not text: the model is sent text only. Save it to a file and name the file in the prompt (read reports what it is), or pipe a text form of it (xxd, base64)`,
+		);
+	}
+	return data.toString("utf8");
 }
 
 /** A Markdown fence longer than any run of backticks in `text`, so the text cannot close it. */

@@ -63,6 +63,7 @@ describe("gantry --ssh", () => {
 		});
 		expect(run.code).toBe(1);
 		expect(run.stderr).toContain("is unknown");
+		expect(run.stderr).not.toMatch(/connection refused/i);
 		expect(run.stderr).toContain("known_hosts");
 		expect(llm.requests).toHaveLength(2);
 		writeFileSync(join(local.home, ".ssh", "known_hosts"), `[127.0.0.1]:${sshd.port} ${sshd.hostKeyLine}\n`);

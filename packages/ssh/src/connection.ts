@@ -216,7 +216,7 @@ export class SshConnection {
 					client.sftp((error, sftp) => {
 						if (error) {
 							sftpOpening = undefined;
-							reject(error);
+							reject(this.sftpError(error));
 							return;
 						}
 						sftp.once("close", () => {
@@ -239,6 +239,18 @@ export class SshConnection {
 		this.live = live;
 		this.lostReason = undefined;
 		return live;
+	}
+
+	/** ssh2 says only "Unable to start subsystem: sftp" when the host's sshd has no SFTP subsystem. */
+	private sftpError(error: Error): Error {
+		if (!/unable to start subsystem/i.test(error.message)) return error;
+		return new SshError(
+			"sftp_unavailable",
+			`${this.label} does not offer SFTP (${error.message}), which Gantry needs to read and write files there. ` +
+				'Enable it in the host\'s sshd_config (a line such as "Subsystem sftp internal-sftp" or the path of ' +
+				"sftp-server), then reload sshd.",
+			{ cause: error },
+		);
 	}
 
 	private classify(error: Error & { level?: string; code?: string }): SshError {

@@ -8,14 +8,16 @@ export type SshErrorCode =
 	| "timeout"
 	/** The server refused every credential offered. */
 	| "authentication_failed"
-	/** The host's key is not in known_hosts (or does not equal `hostKey`): the connection is refused. */
+	/** The host's key is not in known_hosts (or does not equal `hostKey`): Gantry does not log in. */
 	| "host_key_unknown"
-	/** known_hosts holds a different key for this host (or marks this one revoked): the connection is refused. */
+	/** known_hosts holds a different key for this host (or marks this one revoked): Gantry does not log in. */
 	| "host_key_mismatch"
 	/** The connection was lost and one attempt to connect again failed too. */
 	| "connection_lost"
 	/** Connected, but the host could not be prepared (its `cwd` is missing, no temp folder could be made). */
-	| "remote_setup_failed";
+	| "remote_setup_failed"
+	/** The host's sshd offers no SFTP subsystem, which the workspace's file operations need. */
+	| "sftp_unavailable";
 
 /** The one error class of `@gantry/ssh`: `code` says what went wrong, `cause` holds the underlying error. */
 export class SshError extends Error {

@@ -63,7 +63,7 @@ function checkAgainstKnownHosts(
 	if (entries.some((entry) => entry.revoked && entry.key.equals(key))) {
 		return new SshError(
 			"host_key_mismatch",
-			`The host key of ${label} (${describeKey(key)}) is marked @revoked in known_hosts: connection refused.`,
+			`The host key of ${label} (${describeKey(key)}) is marked @revoked in known_hosts, so Gantry did not log in.`,
 		);
 	}
 	const recorded = entries.filter((entry) => !entry.revoked);
@@ -73,7 +73,7 @@ function checkAgainstKnownHosts(
 		return new SshError(
 			"host_key_mismatch",
 			`The host key of ${label} has CHANGED: it offered ${describeKey(key)}, but ${source} records a different ` +
-				`key (${kinds}). Someone may be intercepting the connection, or the host was reinstalled. Connection refused; ` +
+				`key (${kinds}). Someone may be intercepting the connection, or the host was reinstalled. Gantry did not log in; ` +
 				`if the change is expected, remove the old line (ssh-keygen -R '${label}') and add the new key after checking its fingerprint.`,
 		);
 	}
@@ -107,7 +107,7 @@ function checkAgainstOption(option: string, label: string): HostKeyCheck {
 			if (keys.some((known) => known.equals(key)) || fingerprints.includes(fingerprintOf(key))) return undefined;
 			return new SshError(
 				"host_key_mismatch",
-				`The host key of ${label} (${describeKey(key)}) does not equal the hostKey option: connection refused.`,
+				`The host key of ${label} (${describeKey(key)}) does not equal the hostKey option, so Gantry did not log in.`,
 			);
 		},
 	};
@@ -116,7 +116,7 @@ function checkAgainstOption(option: string, label: string): HostKeyCheck {
 function unknownKey(label: string, key: Buffer, reason: string): SshError {
 	return new SshError(
 		"host_key_unknown",
-		`The host key of ${label} (${describeKey(key)}) is unknown: ${reason}. Connection refused. Check the fingerprint ` +
+		`The host key of ${label} (${describeKey(key)}) is unknown: ${reason}, so Gantry did not log in (the host answered; its key is not trusted yet). Check the fingerprint ` +
 			"with the host's owner, then add the key to ~/.ssh/known_hosts (ssh-keyscan prints it) or pass it as hostKey.",
 	);
 }

@@ -74,6 +74,21 @@ describe("failing to connect", () => {
 		expect(error.message).toContain(`${join(folder, "missing")} does not exist`);
 	});
 
+	it("names a host whose sshd offers no SFTP, and how to enable it", async () => {
+		const bare = await startTestSshServer({ sftp: false });
+		try {
+			const place = await bare.makeRemoteFolder();
+			const { error, seconds } = await failure(connectTestWorkspace(bare, place));
+			expect(error.code).toBe("sftp_unavailable");
+			expect(error.message).toContain("does not offer SFTP");
+			expect(error.message).toContain("Subsystem sftp");
+			expect(seconds).toBeLessThan(10);
+			await rm(place, { recursive: true, force: true });
+		} finally {
+			await bare.stop();
+		}
+	});
+
 	it("asks for a credential when none is given", async () => {
 		const { error } = await failure(connectTestWorkspace(server, folder, {}, ["privateKey"]));
 		expect(error.code).toBe("invalid_options");
@@ -104,6 +119,8 @@ describe("~/.ssh/known_hosts", () => {
 	it("refuses a host that is not in the file, naming the fingerprint and the file", async () => {
 		const { error, seconds } = await failure(withKnownHosts("# nothing here\n"));
 		expect(error.code).toBe("host_key_unknown");
+		// The port was open: nothing in the text may read like a refused TCP connection.
+		expect(error.message).not.toMatch(/connection refused/i);
 		expect(error.message).toContain(join(home, ".ssh", "known_hosts"));
 		expect(error.message).toMatch(/SHA256:[A-Za-z0-9+/]{43}/);
 		expect(seconds).toBeLessThan(10);
@@ -129,6 +146,7 @@ describe("~/.ssh/known_hosts", () => {
 		);
 		expect(error.code).toBe("host_key_mismatch");
 		expect(error.message).toContain("CHANGED");
+		expect(error.message).not.toMatch(/connection refused/i);
 	});
 
 	it("does not take an entry for the same host on port 22", async () => {

@@ -4,7 +4,7 @@
 // createReadOnlyToolDefinitions, each tool's schema / local operations / types, DEFAULT_MAX_LINES,
 // DEFAULT_MAX_BYTES, GREP_MAX_LINE_LENGTH, BASH_UPDATE_THROTTLE_MS, truncateHead,
 // truncateTail, truncateLine, formatSize, OutputAccumulator, processImage, processImageBytes, image limits,
-// resolveToolPath, resolveExistingPath (look-alike names), withFileMutationQueue, createLocalWorkspace and the
+// looksBinary, resolveToolPath, resolveExistingPath (look-alike names), withFileMutationQueue, createLocalWorkspace and the
 // Workspace contract types.
 
 export { createEditToolDefinition, localEditOperations } from "./edit/edit.js";
@@ -57,6 +57,7 @@ export {
 export { withFileMutationQueue } from "./mutation-queue.js";
 export { OutputAccumulator, type OutputAccumulatorOptions, type OutputSnapshot } from "./output-accumulator.js";
 export { resolveToolPath } from "./paths.js";
+export { looksBinary } from "./read/binary.js";
 export { createReadToolDefinition, localReadOperations } from "./read/read.js";
 export {
 	type ReadOperations,

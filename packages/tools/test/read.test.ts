@@ -143,7 +143,7 @@ describe("read: text details", () => {
 	it("returns CRLF lines exactly as they are", async () => {
 		await writeFile(join(folder, "crlf.txt"), "one\r\ntwo\r\nthree\r\n");
 		const result = await read({ path: "crlf.txt", limit: 2 });
-		expect(text(result)).toBe("one\r\ntwo\r\n\n[1 more lines in file. Use offset=3 to continue.]");
+		expect(text(result)).toBe("one\r\ntwo\r\n\n[1 more line in file. Use offset=3 to continue.]");
 	});
 
 	it("counts a last line without a newline", async () => {

@@ -49,6 +49,7 @@ describe("@gantry/tools surface", () => {
 			"localPowerShellOperations",
 			"localReadOperations",
 			"localWriteOperations",
+			"looksBinary",
 			"lsOutputSchema",
 			"lsSchema",
 			"powershellSchema",

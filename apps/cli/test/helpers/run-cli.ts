@@ -20,7 +20,7 @@ export interface RunCliOptions {
 	/** Environment on top of a minimal one (PATH and HOME only: no API keys leak in); undefined: none. */
 	env?: Record<string, string> | undefined;
 	/** Written to stdin, which is then closed; undefined: stdin is closed at once. */
-	input?: string | undefined;
+	input?: string | Buffer | undefined;
 	home?: string;
 	timeoutMs?: number;
 	/** A program (and its arguments) to start the CLI under, e.g. `unshare …`; node and the entry follow. */

@@ -13,7 +13,7 @@ useCliFixture((newWorkspace, newServer) => {
 });
 
 /** Runs `gantry` against the scripted server in the workspace's project folder. */
-function gantry(args: string[], input?: string) {
+function gantry(args: string[], input?: string | Buffer) {
 	return runCli(["--base-url", server.openaiBaseUrl, "--model", "scripted", ...args], {
 		cwd: workspace.project,
 		home: workspace.home,
@@ -74,6 +74,21 @@ describe("print mode", () => {
 		expect(run.code).toBe(2);
 		expect(run.stderr).toMatch(/^gantry: stdin brings more than 400\.0 KB, the most a prompt takes: save it to a file/);
 		expect(server.requests).toHaveLength(0);
+	});
+
+	it("refuses binary data on stdin, as read refuses a binary file, and sends nothing", async () => {
+		const png = Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0, 0, 0, 0x0d, 0x49, 0x48, 0x44, 0x52]);
+		const run = await gantry(["What is this?"], Buffer.concat([png, Buffer.alloc(64, 7)]));
+		expect(run.code).toBe(2);
+		expect(run.stderr).toMatch(/^gantry: stdin holds binary data \(80 B\), not text/);
+		expect(server.requests).toHaveLength(0);
+		// Text with a few Latin-1 accents is still text.
+		server.enqueue({ text: "Read it." });
+		const latin = await gantry(
+			["What is this?"],
+			Buffer.from("un caf\xe9 noir et une cr\xe8me br\xfbl\xe9e, puis la suite du texte\n", "latin1"),
+		);
+		expect(latin.code).toBe(0);
 	});
 
 	it("declares read, bash, edit, write, grep, find and ls by default, so the model can list a folder", async () => {

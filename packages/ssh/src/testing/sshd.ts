@@ -43,7 +43,7 @@ export interface TestSshServer {
  * client key generated in a temporary folder. Creates `TEST_USER` when it is missing (the tests run
  * as root, locally and in CI) and `/run/sshd`, the privilege separation folder sshd insists on.
  */
-export async function startTestSshServer(): Promise<TestSshServer> {
+export async function startTestSshServer(options: { sftp?: boolean } = {}): Promise<TestSshServer> {
 	if (process.getuid?.() !== 0) throw new Error("The SSH tests run as root: they create a user and start sshd.");
 	const account = await ensureTestUser();
 	await mkdir("/run/sshd", { recursive: true, mode: 0o755 });
@@ -82,7 +82,7 @@ export async function startTestSshServer(): Promise<TestSshServer> {
 			"UseDNS no",
 			"MaxSessions 64",
 			"MaxStartups 64",
-			"Subsystem sftp internal-sftp",
+			options.sftp === false ? "" : "Subsystem sftp internal-sftp",
 			"LogLevel ERROR",
 			"",
 		].join("\n"),

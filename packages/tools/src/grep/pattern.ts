@@ -48,7 +48,8 @@ export function compilePattern(options: PatternOptions): CompiledPattern {
 	try {
 		line = compile(source, `m${flags}`);
 	} catch (error) {
-		const reason = errorMessage(error);
+		// V8 says "Invalid regular expression: /(a/m: Unterminated group"; keep only the reason.
+		const reason = errorMessage(error).replace(/^Invalid regular expression: \/.*\/[a-z]*: /s, "");
 		throw new Error(
 			`Invalid regular expression ${JSON.stringify(pattern)}: ${reason}. Use literal: true to search for the text as is.`,
 		);

@@ -37,6 +37,6 @@ export function renderGrepResult(
 		countText: (count) => `${count} ${count === 1 ? "match" : "matches"} (${details?.engine})`,
 		preview: PREVIEW_LINES,
 		clip,
-		moreText: "more lines",
+		hiddenNoun: "line",
 	});
 }

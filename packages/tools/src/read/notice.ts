@@ -22,7 +22,8 @@ export function pageNotice(input: PageNoticeInput): string {
 	const range = `lines ${startLine}-${endLine}`;
 	if (input.truncatedBy === "limit") {
 		if (totalLines === undefined) return `[More lines in file (${notCounted}). ${next}]`;
-		return `[${totalLines - endLine} more lines in file. ${next}]`;
+		const rest = totalLines - endLine;
+		return `[${rest} more line${rest === 1 ? "" : "s"} in file. ${next}]`;
 	}
 	const limit = input.truncatedBy === "bytes" ? ` (${formatSize(input.maxBytes)} limit)` : "";
 	if (totalLines === undefined) return `[Showing ${range}${limit}; more lines follow (${notCounted}). ${next}]`;

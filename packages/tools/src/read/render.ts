@@ -58,7 +58,8 @@ export function renderReadResult(
 	const lines = page.split("\n");
 	const shown = options.expanded ? lines : lines.slice(0, PREVIEW_LINES);
 	const output = shown.map(clip);
-	if (shown.length < lines.length) output.push(theme.dim(`… ${lines.length - shown.length} more lines`));
+	const hidden = lines.length - shown.length;
+	if (hidden > 0) output.push(theme.dim(`… ${hidden} more line${hidden === 1 ? "" : "s"}`));
 	const of = details.totalLines === undefined ? "" : ` of ${details.totalLines}`;
 	output.push(theme.dim(`lines ${details.startLine}-${details.endLine}${of}`));
 	if (notice) output.push(theme.warning(notice));

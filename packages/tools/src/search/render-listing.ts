@@ -12,8 +12,8 @@ export interface ListingRenderOptions {
 	preview: number;
 	/** Applied to every shown line and to the error line (e.g. cutting long lines). */
 	clip?: (line: string) => string;
-	/** The "… N more" wording. Default "more". */
-	moreText?: string;
+	/** What the hidden lines are, singular ("line"): "… 1 more line", "… 3 more lines". Default: "… 3 more". */
+	hiddenNoun?: string;
 }
 
 /**
@@ -36,8 +36,11 @@ export function renderListing(
 	const lines = (noticeAt >= 0 ? text.slice(0, noticeAt) : text).split("\n");
 	const shown = view.expanded ? lines : lines.slice(0, options.preview);
 	const output = [theme.success(options.countText(options.count)), ...shown.map(clip)];
-	if (shown.length < lines.length)
-		output.push(theme.dim(`… ${lines.length - shown.length} ${options.moreText ?? "more"}`));
+	const hidden = lines.length - shown.length;
+	if (hidden > 0) {
+		const noun = options.hiddenNoun === undefined ? "" : ` ${options.hiddenNoun}${hidden === 1 ? "" : "s"}`;
+		output.push(theme.dim(`… ${hidden} more${noun}`));
+	}
 	if (noticeAt >= 0) for (const notice of text.slice(noticeAt + 2).split("\n")) output.push(theme.warning(notice));
 	return output.join("\n");
 }
