@@ -1,8 +1,11 @@
 import { readFileSync } from "node:fs";
 import { join, resolve } from "node:path";
 
-/** The real recorded provider streams (`<repo>/../shared/providers-real/fixtures`; never copied into the repo). */
-export const FIXTURES = resolve(import.meta.dirname, "../../../../../shared/providers-real/fixtures");
+/**
+ * The real recorded provider streams, committed unchanged in `test/fixtures/recorded/` (their sources in
+ * `SOURCES.md` there, their licences in `LICENSES.md`).
+ */
+export const FIXTURES = resolve(import.meta.dirname, "../fixtures/recorded");
 
 /** The format a fixture is served in. */
 export type RecordedFormat = "anthropic" | "openai" | "responses";
