@@ -19,16 +19,17 @@ export interface RemoteProcesses extends WorkspaceProcesses {
 	killAll(): Promise<void>;
 }
 
-/**
- * Remote processes: each `spawn` is one exec channel of the shared connection and carries
- * `GANTRY_CALL_ID=<id of this object>.<n>`. Abort kills its process group and every process with its
- * marker; `killAll` kills every group started and every process with this object's id.
- */
 /** True for a promise (or any thenable): the only return value of an output consumer that asks to wait. */
 function isPromiseLike(value: unknown): value is PromiseLike<unknown> {
 	return typeof (value as { then?: unknown } | null | undefined)?.then === "function";
 }
 
+/**
+ * Remote processes: each `spawn` is one exec channel of the shared connection and carries
+ * `GANTRY_CALL_ID=<id of this object>.<n>`. When the command ends (normally or on abort) its process group
+ * and every process with its marker are killed, so nothing it left in the background outlives it;
+ * `killAll` kills every group started and every process with this object's id.
+ */
 export function createRemoteProcesses(connection: SshConnection, killGraceMs = 500): RemoteProcesses {
 	const id = randomBytes(6).toString("hex");
 	let calls = 0;
@@ -166,6 +167,8 @@ function runChannel(
 					return reject(new Error(ABORTED));
 				}
 				if (exit.lost) return reject(new Error(`The connection closed before ${file} reported how it ended.`));
+				// Whatever the command left running (`cmd &`, a daemon) ends with it, as locally.
+				if (pgid !== undefined) await group.kill(pgid).catch(() => undefined);
 				resolve(exit.signal ? { exitCode: null, signal: exit.signal } : { exitCode: exit.exitCode });
 			},
 			(error) => reject(error),

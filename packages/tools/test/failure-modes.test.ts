@@ -1,3 +1,4 @@
+import { execFileSync } from "node:child_process";
 import { chmod, link, mkdtemp, readdir, readFile, readlink, rm, stat, symlink, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -126,5 +127,23 @@ describe("links", () => {
 		await edit.execute("c", { path: "one.txt", edits: [{ oldText: "second", newText: "third" }] });
 		expect(await readFile(join(folder, "two.txt"), "utf8")).toBe("third version\n");
 		expect((await stat(join(folder, "one.txt"))).nlink).toBe(2);
+	});
+});
+
+describe("named pipes and devices", () => {
+	it("edit and write refuse a FIFO at once (nothing waits for a writer) and leave it a FIFO", async () => {
+		const fifo = join(folder, "pipe");
+		execFileSync("mkfifo", [fifo]);
+		const { edit, write } = tools();
+		const started = performance.now();
+		expect(await failure(edit.execute("c", { path: "pipe", edits: [{ oldText: "a", newText: "b" }] }))).toBe(
+			"pipe is not a regular file (a device, socket or named pipe); edit only changes regular files.",
+		);
+		expect(await failure(write.execute("c", { path: "pipe", content: "x" }))).toBe(
+			"pipe is not a regular file (a device, socket or named pipe); write only creates or replaces regular files.",
+		);
+		// Both answered without blocking on the pipe (a blocked open would never return).
+		expect(performance.now() - started).toBeLessThan(10_000);
+		expect((await stat(fifo)).isFIFO()).toBe(true);
 	});
 });

@@ -26,6 +26,7 @@ export function editOperationsOn(fs: WorkspaceFileSystem): EditOperations {
 	return {
 		access: (path) => fs.access(path, "write"),
 		readFile: (path) => fs.readFile(path),
+		kind: async (path) => (await fs.stat(path))?.kind,
 		writeFileAtomic: (path, data) => fs.writeFileAtomic(path, data),
 	};
 }
@@ -55,9 +56,20 @@ function toBuffer(data: Uint8Array): Buffer {
 }
 
 async function readTextFile(operations: EditOperations, path: string, displayPath: string): Promise<TextFile> {
-	let buffer: Buffer;
+	let kind: Awaited<ReturnType<NonNullable<EditOperations["kind"]>>>;
 	try {
 		await operations.access(path);
+		kind = await operations.kind?.(path);
+	} catch (error) {
+		throw describeFileError(error, displayPath);
+	}
+	// Reading a named pipe would wait for a writer forever (and abort cannot end a pending read).
+	if (kind === "other")
+		throw new Error(
+			`${displayPath} is not a regular file (a device, socket or named pipe); edit only changes regular files.`,
+		);
+	let buffer: Buffer;
+	try {
 		buffer = toBuffer(await operations.readFile(path));
 	} catch (error) {
 		throw describeFileError(error, displayPath);

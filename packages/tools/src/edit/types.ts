@@ -52,6 +52,11 @@ export interface EditOperations {
 	access(path: string): Promise<void>;
 	/** The whole file. Rejects with `code` `EISDIR` for a folder, `ENOENT` when missing. */
 	readFile(path: string): Promise<Uint8Array>;
+	/**
+	 * What is at `path` (links followed), asked before reading so that a named pipe or a device is refused
+	 * instead of blocking the read forever. Optional: operations without it read straight away.
+	 */
+	kind?(path: string): Promise<"file" | "directory" | "other" | undefined>;
 	/** Replaces the file so that a crash never leaves it half written; keeps its permissions. May reject. */
 	writeFileAtomic(path: string, data: Uint8Array): Promise<void>;
 }

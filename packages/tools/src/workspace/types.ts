@@ -137,8 +137,9 @@ export interface WorkspaceExitStatus {
 export interface WorkspaceProcesses {
 	/**
 	 * Runs `file` with `args` (no shell) as the leader of a new process group. Resolves when the process
-	 * exited and its output was read; rejects (with a message saying what to fix, `code` `ENOENT` for a
-	 * missing program) when it cannot start.
+	 * exited, its output was read and whatever it left running in the background (`cmd &`, `setsid`) was
+	 * killed; rejects (with a message saying what to fix, `code` `ENOENT` for a missing program) when it
+	 * cannot start.
 	 */
 	spawn(file: string, args: readonly string[], options: WorkspaceSpawnOptions): Promise<WorkspaceExitStatus>;
 	/**

@@ -34,6 +34,8 @@ export interface WriteToolDetails {
 /** What is at a path, as far as write cares. */
 export interface WriteTargetInfo {
 	isDirectory: boolean;
+	/** A device, socket or named pipe (neither a regular file nor a folder): write refuses to replace it. */
+	isSpecial?: boolean;
 }
 
 /** All the file I/O of the write tool; replace it to write files somewhere else (a container, a remote host). */

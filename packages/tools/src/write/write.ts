@@ -26,7 +26,9 @@ export function writeOperationsOn(fs: WorkspaceFileSystem): WriteOperations {
 		// Nothing at `path` also when a parent is a file (ENOTDIR); mkdir then says why it cannot be created.
 		stat: async (path) => {
 			const stats = await fs.stat(path);
-			return stats === undefined ? undefined : { isDirectory: stats.kind === "directory" };
+			return stats === undefined
+				? undefined
+				: { isDirectory: stats.kind === "directory", isSpecial: stats.kind === "other" };
 		},
 	};
 }
@@ -88,6 +90,10 @@ export function createWriteToolDefinition(
 				throwIfAborted(signal);
 				const existing = await withWriteErrors(displayPath, () => operations.stat(path));
 				if (existing?.isDirectory) throw describeWriteError({ code: "EISDIR" }, displayPath);
+				if (existing?.isSpecial)
+					throw new Error(
+						`${displayPath} is not a regular file (a device, socket or named pipe); write only creates or replaces regular files.`,
+					);
 				const created = existing === undefined;
 				if (created) await withWriteErrors(displayPath, () => operations.mkdir(dirname(path)));
 				throwIfAborted(signal);

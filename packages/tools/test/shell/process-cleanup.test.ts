@@ -50,22 +50,21 @@ describe.skipIf(process.platform !== "linux")("no process a bash call started su
 		});
 	}
 
-	it("a finished command's setsid background process runs on until killAll (the session's dispose)", async () => {
-		const token = sleeper();
-		const workspace = createLocalWorkspace(process.cwd(), { killGraceMs: 100 });
-		const tool = createBashToolDefinition(workspace);
-		const result = await tool.execute(
-			"call-1",
-			{ command: `setsid sh -c '(sleep ${token} > /dev/null 2>&1 &)'; echo done` },
-			undefined,
-			undefined,
-			noContext,
-		);
-		expect(result.content).toEqual([{ type: "text", text: "done" }]);
-		await waitForProcess(token);
-		await workspace.processes.killAll();
-		expect(await processesWith(token)).toEqual([]);
-	});
+	const leftBehind = {
+		"cmd &": (token: string) => `sleep ${token} & echo done`,
+		"cmd & with its output elsewhere": (token: string) => `sleep ${token} > /dev/null 2>&1 & echo done`,
+		"nohup cmd &": (token: string) => `nohup sleep ${token} > /dev/null 2>&1 & echo done`,
+		"a setsid double fork": (token: string) => `setsid sh -c '(sleep ${token} > /dev/null 2>&1 &)'; echo done`,
+	};
+	for (const [name, command] of Object.entries(leftBehind)) {
+		it(`a call that ends normally leaves nothing running: ${name}`, async () => {
+			const token = sleeper();
+			const tool = createBashToolDefinition(createLocalWorkspace(process.cwd(), { killGraceMs: 100 }));
+			const result = await tool.execute("call-1", { command: command(token) }, undefined, undefined, noContext);
+			expect(result.content).toEqual([{ type: "text", text: "done" }]);
+			expect(await processesWith(token)).toEqual([]);
+		});
+	}
 
 	it("twelve parallel calls on one signal print no MaxListenersExceededWarning", async () => {
 		const warnings: Error[] = [];

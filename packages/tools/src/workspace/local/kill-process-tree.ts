@@ -54,6 +54,54 @@ export async function killProcessTree(pid: number | undefined, options: KillProc
 	await waitUntilGone(pid, marked, KILL_WAIT_MS);
 }
 
+/**
+ * After a command ended by itself: kills what it left running (`cmd &` still in its group, `setsid` and
+ * double forks carrying its marker), and returns at once when nothing is left — the common case, checked
+ * without reading the whole process table: the group is probed with signal 0, and only the processes
+ * created since the command started — ids above its own up to the newest (`/proc/loadavg`'s last field; ids
+ * grow until they wrap at `pid_max`, which is followed) — are looked at for the marker. Never rejects.
+ */
+export async function killLeftovers(pid: number, options: KillProcessTreeOptions = {}): Promise<void> {
+	if (process.platform === "win32") return;
+	const groupLeft = sendSignal(-pid, 0);
+	if (!groupLeft && markedAfter(pid, options).length === 0) return;
+	await killProcessTree(pid, options);
+}
+
+/** The living processes created after `pid` whose environment carries the marker. */
+function markedAfter(pid: number, options: KillProcessTreeOptions): number[] {
+	if (process.platform !== "linux" || options.marker === undefined) return [];
+	let entries: string[];
+	let newest: number;
+	try {
+		entries = readdirSync("/proc");
+		newest = Number(readFileSync("/proc/loadavg", "latin1").trim().split(" ").at(-1));
+	} catch {
+		return [];
+	}
+	// Ids handed out since `pid`: (pid, newest], or, when the counter wrapped, above pid and up to newest.
+	const created = (candidate: number) =>
+		!Number.isInteger(newest) ||
+		(newest >= pid ? candidate > pid && candidate <= newest : candidate > pid || candidate <= newest);
+	const found: number[] = [];
+	for (const entry of entries) {
+		const candidate = Number(entry);
+		if (!Number.isInteger(candidate) || !created(candidate) || candidate === process.pid) continue;
+		if (hasMarker(readProc(candidate, "environ"), options) && isAlive(candidate)) found.push(candidate);
+	}
+	return found;
+}
+
+/** Whether an environment block (`/proc/<pid>/environ`) holds the marker of `options`. */
+function hasMarker(environ: string, options: KillProcessTreeOptions): boolean {
+	if (environ === "" || options.marker === undefined) return false;
+	const exact = `${CALL_MARKER_VARIABLE}=${options.marker}`;
+	for (const variable of environ.split("\0")) {
+		if (variable === exact || (options.markerIsPrefix === true && variable.startsWith(`${exact}.`))) return true;
+	}
+	return false;
+}
+
 /** Sends `signal` to the group and the marked processes; false when none of them exists. */
 function signalAll(pgid: number | undefined, marked: number[], signal: NodeJS.Signals): boolean {
 	let any = pgid !== undefined && sendSignal(-pgid, signal);
@@ -157,21 +205,12 @@ let ownStart: number | undefined;
 /** The living processes whose environment carries the marker (only this user's are readable). */
 function markedProcesses(options: KillProcessTreeOptions): number[] {
 	if (process.platform !== "linux" || options.marker === undefined) return [];
-	const exact = `${CALL_MARKER_VARIABLE}=${options.marker}`;
-	const prefix = `${exact}.`;
 	const found: number[] = [];
 	// Only processes started after this one can descend from it: older ones are not read at all.
 	ownStart ??= Number(stateFields(readProc("self", "stat"))[19]) || 0;
 	for (const entry of processTable()) {
 		if (entry.pid === process.pid || entry.start < ownStart || !isLiving(entry.state)) continue;
-		const environ = readProc(entry.pid, "environ");
-		if (environ === "") continue;
-		for (const variable of environ.split("\0")) {
-			if (variable === exact || (options.markerIsPrefix === true && variable.startsWith(prefix))) {
-				found.push(entry.pid);
-				break;
-			}
-		}
+		if (hasMarker(readProc(entry.pid, "environ"), options)) found.push(entry.pid);
 	}
 	return found;
 }

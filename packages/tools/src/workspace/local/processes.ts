@@ -6,7 +6,7 @@ import { withoutUndefined } from "@gantry/ai";
 import { onAbort, throwIfAborted } from "../../abort.js";
 import type { WorkspaceExitStatus, WorkspaceProcesses, WorkspaceSpawnOptions } from "../types.js";
 import { findExecutable } from "./find-executable.js";
-import { CALL_MARKER_VARIABLE, DEFAULT_KILL_GRACE_MS, killProcessTree } from "./kill-process-tree.js";
+import { CALL_MARKER_VARIABLE, DEFAULT_KILL_GRACE_MS, killLeftovers, killProcessTree } from "./kill-process-tree.js";
 
 export interface LocalProcessesOptions {
 	/** Milliseconds between SIGTERM and SIGKILL when a process tree is killed. Default 500. */
@@ -30,10 +30,10 @@ const MAX_BUSY_DRAIN_CHECKS = 20;
 /**
  * This machine's processes, started with `child_process.spawn` (execa cost about 2 ms of CPU more per
  * command; see the package README). Each `spawn` is the leader of a new process group with stdin ignored, and
- * carries `GANTRY_CALL_ID=<id of this object>.<n>` in its environment. Abort kills the group and, on
- * Linux, every process holding that value (so `setsid` and double forks do not escape); `killAll` kills
- * every process holding this object's id. Processes a finished command left in the background keep
- * running until `killAll`.
+ * carries `GANTRY_CALL_ID=<id of this object>.<n>` in its environment. When the command ends — normally,
+ * on abort or on timeout — its group and, on Linux, every process holding that value are killed (so
+ * `cmd &`, `setsid` and double forks do not outlive the call); `killAll` kills every process holding this
+ * object's id.
  */
 export function createLocalProcesses(options: LocalProcessesOptions = {}): LocalProcesses {
 	const graceMs = options.killGraceMs ?? DEFAULT_KILL_GRACE_MS;
@@ -93,6 +93,8 @@ export function createLocalProcesses(options: LocalProcessesOptions = {}): Local
 		});
 		try {
 			const result = await ended;
+			// Whatever the command left running (`cmd &`, a daemon) ends with it. Quick when nothing is left.
+			if (pid !== undefined) killing ??= killLeftovers(pid, { graceMs, marker });
 			await killing;
 			if (result.signal) return { exitCode: null, signal: result.signal };
 			if (typeof result.exitCode === "number") return { exitCode: result.exitCode };
