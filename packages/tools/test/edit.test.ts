@@ -312,9 +312,10 @@ describe("edit: the per-file queue", () => {
 
 	it("never interleaves a write and an edit of the same file", async () => {
 		const path = await fileWith("race.txt", "start\n");
-		const write = wrapToolDefinition(createWriteToolDefinition(folder));
-		const edit = editTool();
 		for (let round = 0; round < 5; round++) {
+			// Fresh tools each round: the reset below is someone else's write, which they would rightly refuse to overwrite.
+			const write = wrapToolDefinition(createWriteToolDefinition(folder));
+			const edit = editTool();
 			const [written, edited] = await Promise.allSettled([
 				write.execute("w", { path: "race.txt", content: `start ${round}\nwritten\n` }),
 				edit.execute("e", { path: "race.txt", edits: [{ oldText: "start", newText: "edited" }] }),

@@ -62,31 +62,42 @@ describe("a session on a Workspace", () => {
 	});
 
 	it.skipIf(process.platform !== "linux")(
-		"dispose() kills what the session's commands left running, setsid'd too",
+		"a daemon a command started (setsid) ends with its call; dispose() kills a command still running",
 		() =>
 			withTempDir(async (cwd) => {
-				const token = `300.${String(Math.random()).slice(2, 10)}`;
+				const daemon = `300.${String(Math.random()).slice(2, 10)}`;
+				const running = `301.${String(Math.random()).slice(2, 10)}`;
 				const model = createFauxModel([
 					{
 						toolCalls: [
 							{
 								id: "b",
 								name: "bash",
-								arguments: { command: `setsid sh -c '(sleep ${token} > /dev/null 2>&1 &)'; echo started` },
+								arguments: { command: `setsid sh -c '(sleep ${daemon} > /dev/null 2>&1 &)'; echo started` },
 							},
 						],
 					},
 					{ text: "done" },
+					{ toolCalls: [{ id: "c", name: "bash", arguments: { command: `sleep ${running}` } }] },
+					{ text: "stopped" },
 				]);
 				const session = await createAgentSession({ cwd, model });
 				try {
 					await session.prompt("start a daemon");
 					expect(toolResults(session.messages)[0].content).toEqual([{ type: "text", text: "started" }]);
-					expect(await processesWith(token)).toHaveLength(1);
+					expect(await processesWith(daemon)).toEqual([]);
+					const second = session.prompt("run something long").catch(() => undefined);
+					for (let tries = 0; tries < 250 && (await processesWith(running)).length === 0; tries++) {
+						await new Promise((resolve) => setTimeout(resolve, 20));
+					}
+					expect(await processesWith(running)).toHaveLength(1);
 					await session.dispose();
-					expect(await processesWith(token)).toEqual([]);
+					expect(await processesWith(running)).toEqual([]);
+					await second;
 				} finally {
-					for (const pid of await processesWith(token)) process.kill(pid, "SIGKILL");
+					for (const pid of [...(await processesWith(daemon)), ...(await processesWith(running))]) {
+						process.kill(pid, "SIGKILL");
+					}
 				}
 			}),
 	);

@@ -3,6 +3,13 @@ import { throwIfAborted } from "../abort.js";
 import { defineBoundedTool } from "../bounded-errors.js";
 import { errorCode, errorMessage } from "../error-text.js";
 import { toolPathResolver } from "../existing-path.js";
+import {
+	assertUnchangedSinceSeen,
+	changedMeanwhileError,
+	type FileVersion,
+	rememberFileVersion,
+	versionsDiffer,
+} from "../file-versions.js";
 import { withWorkspaceMutationQueue } from "../mutation-queue.js";
 import { isPermissionDenied, permissionDeniedError } from "../permission-denied.js";
 import { localFileSystem } from "../workspace/local/file-system.js";
@@ -26,7 +33,7 @@ export function editOperationsOn(fs: WorkspaceFileSystem): EditOperations {
 	return {
 		access: (path) => fs.access(path, "write"),
 		readFile: (path) => fs.readFile(path),
-		kind: async (path) => (await fs.stat(path))?.kind,
+		stat: (path) => fs.stat(path),
 		writeFileAtomic: (path, data) => fs.writeFileAtomic(path, data),
 	};
 }
@@ -55,16 +62,28 @@ function toBuffer(data: Uint8Array): Buffer {
 	return Buffer.isBuffer(data) ? data : Buffer.from(data.buffer, data.byteOffset, data.byteLength);
 }
 
-async function readTextFile(operations: EditOperations, path: string, displayPath: string): Promise<TextFile> {
-	let kind: Awaited<ReturnType<NonNullable<EditOperations["kind"]>>>;
+/** What is at `path` now, through the operations' optional `stat`; errors are described for the model. */
+async function versionOf(operations: EditOperations, path: string, displayPath: string) {
 	try {
-		await operations.access(path);
-		kind = await operations.kind?.(path);
+		return await operations.stat?.(path);
 	} catch (error) {
 		throw describeFileError(error, displayPath);
 	}
+}
+
+async function readTextFile(
+	operations: EditOperations,
+	path: string,
+	displayPath: string,
+): Promise<{ file: TextFile; version: FileVersion | undefined }> {
+	try {
+		await operations.access(path);
+	} catch (error) {
+		throw describeFileError(error, displayPath);
+	}
+	const version = await versionOf(operations, path, displayPath);
 	// Reading a named pipe would wait for a writer forever (and abort cannot end a pending read).
-	if (kind === "other")
+	if (version?.kind === "other")
 		throw new Error(
 			`${displayPath} is not a regular file (a device, socket or named pipe); edit only changes regular files.`,
 		);
@@ -81,7 +100,7 @@ async function readTextFile(operations: EditOperations, path: string, displayPat
 		throw new Error(
 			`${displayPath} is not valid UTF-8 text; edit only changes UTF-8 files (use write to replace it whole).`,
 		);
-	return file;
+	return { file, version };
 }
 
 /**
@@ -118,17 +137,22 @@ export function createEditToolDefinition(
 			const edits = normalizeEdits(params.edits ?? []);
 			return withWorkspaceMutationQueue(workspace, path, async () => {
 				throwIfAborted(signal);
-				const file = await readTextFile(operations, path, displayPath);
+				const { file, version } = await readTextFile(operations, path, displayPath);
+				assertUnchangedSinceSeen(workspace, path, version, displayPath);
 				const plan = planEdits(file, edits, displayPath);
 				const data = applyChanges(file, plan.changes);
 				const { diff, firstChangedLine } = unifiedDiff(file.lf, plan.changes, { path: displayPath });
 				throwIfAborted(signal);
+				// An append made while the edit was worked out would be lost by the replacement: look once more.
+				const before = await versionOf(operations, path, displayPath);
+				if (version && before && versionsDiffer(version, before)) throw changedMeanwhileError(displayPath);
 				try {
 					await operations.writeFileAtomic(path, data);
 				} catch (error) {
 					if (isPermissionDenied(error)) throw permissionDeniedError(displayPath);
 					throw new Error(`Could not save ${displayPath} (${errorMessage(error)}); the file was left unchanged.`);
 				}
+				rememberFileVersion(workspace, path, await versionOf(operations, path, displayPath).catch(() => undefined));
 				const count = plan.changes.length;
 				const fuzzyNote =
 					plan.fuzzyMatches > 0

@@ -53,10 +53,12 @@ export interface EditOperations {
 	/** The whole file. Rejects with `code` `EISDIR` for a folder, `ENOENT` when missing. */
 	readFile(path: string): Promise<Uint8Array>;
 	/**
-	 * What is at `path` (links followed), asked before reading so that a named pipe or a device is refused
-	 * instead of blocking the read forever. Optional: operations without it read straight away.
+	 * What is at `path` (links followed): its kind, asked before reading so that a named pipe or a device is
+	 * refused instead of blocking the read forever, and its size and modification time, so that a file that
+	 * changed since the model read it (or while the edit was made) is not overwritten. Optional: operations
+	 * without it read straight away and skip those checks.
 	 */
-	kind?(path: string): Promise<"file" | "directory" | "other" | undefined>;
+	stat?(path: string): Promise<{ kind: "file" | "directory" | "other"; size: number; mtimeMs?: number } | undefined>;
 	/** Replaces the file so that a crash never leaves it half written; keeps its permissions. May reject. */
 	writeFileAtomic(path: string, data: Uint8Array): Promise<void>;
 }

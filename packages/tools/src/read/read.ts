@@ -4,6 +4,7 @@ import { throwIfAborted } from "../abort.js";
 import { defineBoundedTool } from "../bounded-errors.js";
 import { errorCode, errorMessage } from "../error-text.js";
 import { toolPathResolver } from "../existing-path.js";
+import { rememberFileVersion } from "../file-versions.js";
 import { detectImageFormat } from "../image/detect.js";
 import { DEFAULT_MAX_BYTES, DEFAULT_MAX_LINES, formatSize } from "../truncate.js";
 import { localFileSystem } from "../workspace/local/file-system.js";
@@ -112,9 +113,11 @@ export function createReadToolDefinition(
 					);
 				}
 				if (looksBinary(headBytes)) throw binaryFileError(path, stats.size);
-				return await readTextFile(
+				const page = await readTextFile(
 					withoutUndefined({ path, handle, size: stats.size, offset, limit, maxLines, maxBytes, signal }),
 				);
+				rememberFileVersion(workspace, path, withoutUndefined({ size: stats.size, mtimeMs: stats.mtimeMs }));
+				return page;
 			} finally {
 				await handle.close();
 			}

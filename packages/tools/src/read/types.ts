@@ -89,6 +89,8 @@ export interface ReadFileStat {
 	kind: "file" | "directory" | "other";
 	/** Size in bytes. */
 	size: number;
+	/** Last modification (ms since the epoch), where known: edit and write refuse a file that changed since it was read. */
+	mtimeMs?: number;
 }
 
 /** An open file, read at explicit positions. */

@@ -36,6 +36,12 @@ export interface WriteTargetInfo {
 	isDirectory: boolean;
 	/** A device, socket or named pipe (neither a regular file nor a folder): write refuses to replace it. */
 	isSpecial?: boolean;
+	/**
+	 * Size and modification time, when known: a file that changed since the model read it is not overwritten
+	 * (the model would be replacing content it never saw).
+	 */
+	size?: number;
+	mtimeMs?: number;
 }
 
 /** All the file I/O of the write tool; replace it to write files somewhere else (a container, a remote host). */

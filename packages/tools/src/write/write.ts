@@ -1,10 +1,12 @@
 import { dirname } from "node:path";
+import { withoutUndefined } from "@gantry/ai";
 import type { ToolDefinition } from "@gantry/extensions";
 import { throwIfAborted } from "../abort.js";
 import { defineBoundedTool } from "../bounded-errors.js";
 import { renderErrorResult, resultText } from "../edit/render.js";
 import { errorCode, errorMessage } from "../error-text.js";
 import { toolPathResolver } from "../existing-path.js";
+import { assertUnchangedSinceSeen, type FileVersion, rememberFileVersion } from "../file-versions.js";
 import { withWorkspaceMutationQueue } from "../mutation-queue.js";
 import { permissionDeniedError } from "../permission-denied.js";
 import { localFileSystem } from "../workspace/local/file-system.js";
@@ -12,11 +14,16 @@ import type { Workspace, WorkspaceFileSystem } from "../workspace/types.js";
 import { workspaceOf } from "../workspace/workspace-of.js";
 import {
 	type WriteOperations,
+	type WriteTargetInfo,
 	type WriteToolDetails,
 	type WriteToolOptions,
 	writeOutputSchema,
 	writeSchema,
 } from "./types.js";
+
+function versionOf(info: WriteTargetInfo): FileVersion {
+	return info.mtimeMs === undefined ? { size: info.size ?? 0 } : { size: info.size ?? 0, mtimeMs: info.mtimeMs };
+}
 
 /** The write tool's I/O on a workspace's file system. */
 export function writeOperationsOn(fs: WorkspaceFileSystem): WriteOperations {
@@ -26,9 +33,13 @@ export function writeOperationsOn(fs: WorkspaceFileSystem): WriteOperations {
 		// Nothing at `path` also when a parent is a file (ENOTDIR); mkdir then says why it cannot be created.
 		stat: async (path) => {
 			const stats = await fs.stat(path);
-			return stats === undefined
-				? undefined
-				: { isDirectory: stats.kind === "directory", isSpecial: stats.kind === "other" };
+			if (stats === undefined) return undefined;
+			return withoutUndefined({
+				isDirectory: stats.kind === "directory",
+				isSpecial: stats.kind === "other",
+				size: stats.size,
+				mtimeMs: stats.mtimeMs,
+			});
 		},
 	};
 }
@@ -94,10 +105,13 @@ export function createWriteToolDefinition(
 					throw new Error(
 						`${displayPath} is not a regular file (a device, socket or named pipe); write only creates or replaces regular files.`,
 					);
+				if (existing?.size !== undefined) assertUnchangedSinceSeen(workspace, path, versionOf(existing), displayPath);
 				const created = existing === undefined;
 				if (created) await withWriteErrors(displayPath, () => operations.mkdir(dirname(path)));
 				throwIfAborted(signal);
 				await withWriteErrors(displayPath, () => operations.writeFileAtomic(path, data));
+				const written = await operations.stat(path).catch(() => undefined);
+				rememberFileVersion(workspace, path, written?.size === undefined ? undefined : versionOf(written));
 				const details: WriteToolDetails = { path, bytes: data.length, created };
 				const how = created ? "created" : "overwritten";
 				return {
