@@ -5,7 +5,7 @@
 // DEFAULT_MAX_BYTES, GREP_MAX_LINE_LENGTH, BASH_UPDATE_THROTTLE_MS, truncateHead,
 // truncateTail, truncateLine, formatSize, OutputAccumulator, processImage, processImageBytes, image limits,
 // looksBinary, resolveToolPath, resolveExistingPath (look-alike names), withFileMutationQueue, createLocalWorkspace and the
-// Workspace contract types.
+// Workspace contract types, toolProcessEnvironment and isSecretVariableName (tool processes without secrets).
 
 export { createEditToolDefinition, localEditOperations } from "./edit/edit.js";
 export {
@@ -115,6 +115,11 @@ export {
 	type LocalWorkspace,
 	type LocalWorkspaceOptions,
 } from "./workspace/local/local-workspace.js";
+export {
+	isSecretVariableName,
+	type ToolEnvironmentOptions,
+	toolProcessEnvironment,
+} from "./workspace/local/tool-environment.js";
 export type {
 	Workspace,
 	WorkspaceDirEntry,

@@ -5,6 +5,7 @@ import { createLocalWorkspace, type Workspace } from "@gantry/tools";
 import { CodingAgentError } from "../errors.js";
 import { AgentSession } from "./agent-session.js";
 import type { AgentSessionOptions } from "./session-options.js";
+import { sessionToolEnvironment } from "./tool-environment.js";
 import { Transcript } from "./transcript.js";
 
 /**
@@ -19,7 +20,8 @@ import { Transcript } from "./transcript.js";
  */
 export async function createAgentSession(input: AgentSessionOptions): Promise<AgentSession> {
 	validateOptions(input);
-	const workspace = input.workspace ?? createLocalWorkspace(input.cwd as string);
+	const workspace =
+		input.workspace ?? createLocalWorkspace(input.cwd as string, { environment: sessionToolEnvironment(input) });
 	// Everything that reads `cwd` (extensions' ctx.cwd, the system prompt, paths) sees the workspace's.
 	const options: AgentSessionOptions & { cwd: string } = { ...input, cwd: workspace.cwd };
 	const runner = new ExtensionRunner({

@@ -9,7 +9,7 @@ import {
 	type ShellInvocation,
 	shellOperationsOn,
 } from "./shell-operations.js";
-import { createShellToolDefinition } from "./shell-tool.js";
+import { createShellToolDefinition, withSandboxEscape } from "./shell-tool.js";
 import { type BashOperations, type BashToolDetails, type BashToolOptions, bashSchema } from "./types.js";
 
 export { BASH_UPDATE_THROTTLE_MS } from "./run-shell-command.js";
@@ -55,12 +55,12 @@ export function createBashToolDefinition(
 			"Give long-running bash commands a timeout, and redirect or filter verbose output (e.g. `| tail -50`).",
 			"bash commands cannot read input: pass non-interactive flags (e.g. `--yes`) instead of waiting for a prompt.",
 		],
-		parameters: bashSchema,
+		parameters: options.sandboxEscape === true ? withSandboxEscape(bashSchema) : bashSchema,
 		prompt: "$",
 		constrainedSampling: { type: "json_schema", strict: "prefer" },
 		workspace,
 		operations: options.operations ?? shellOperationsOn(workspace.processes, bashInvocation("bash")),
-		...withoutUndefined({ env: options.env, tempDir: options.tempDir }),
+		...withoutUndefined({ env: options.env, tempDir: options.tempDir, sandboxEscape: options.sandboxEscape }),
 		runFileExample: "bash script.sh",
 		checkCommandLength: options.operations === undefined,
 		filePrefix: "gantry-bash",

@@ -35,6 +35,8 @@ export interface RunShellCommandOptions {
 	signal?: AbortSignal;
 	onUpdate?: AgentToolUpdateCallback<ShellToolDetails>;
 	env?: Record<string, string>;
+	/** Run outside the workspace's OS sandbox (see `WorkspaceSpawnOptions.unsandboxed`). Default false. */
+	unsandboxed?: boolean;
 	/** Where the full-output file is written. */
 	files: WorkspaceFileSystem;
 	/** Folder for the full-output file. */
@@ -116,7 +118,13 @@ export async function runShellCommand(options: RunShellCommandOptions): Promise<
 		exit = await options.operations.exec(
 			options.command,
 			options.cwd,
-			withoutUndefined({ onData, signal: controller.signal, timeout, env: options.env }),
+			withoutUndefined({
+				onData,
+				signal: controller.signal,
+				timeout,
+				env: options.env,
+				unsandboxed: options.unsandboxed || undefined,
+			}),
 		);
 	} catch (error) {
 		if (!controller.signal.aborted) {

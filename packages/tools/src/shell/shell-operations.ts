@@ -23,6 +23,8 @@ export interface ShellExecOptions {
 	timeout?: number;
 	/** Environment variables set on top of the inherited environment. */
 	env?: Record<string, string>;
+	/** Run outside the workspace's OS sandbox (see `WorkspaceSpawnOptions.unsandboxed`). Default false. */
+	unsandboxed?: boolean;
 }
 
 /** How a command ended. */
@@ -58,10 +60,21 @@ export type LocalShellOperationsOptions = LocalProcessesOptions;
  */
 export function shellOperationsOn(processes: WorkspaceProcesses, invocation: ShellInvocation): ShellOperations {
 	return {
-		async exec(command, cwd, { onData, signal, env }) {
+		async exec(command, cwd, { onData, signal, env, unsandboxed }) {
 			throwIfAborted(signal);
 			const { file, args } = await invocation(command, env);
-			return processes.spawn(file, args, withoutUndefined({ cwd, env, onStdout: onData, onStderr: onData, signal }));
+			return processes.spawn(
+				file,
+				args,
+				withoutUndefined({
+					cwd,
+					env,
+					onStdout: onData,
+					onStderr: onData,
+					signal,
+					unsandboxed: unsandboxed || undefined,
+				}),
+			);
 		},
 	};
 }

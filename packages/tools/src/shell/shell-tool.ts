@@ -29,6 +29,28 @@ export function createShellSchema(commandDescription: string) {
 
 export type ShellSchema = ReturnType<typeof createShellSchema>;
 
+/** The parameter that asks to run a command outside the OS sandbox, Claude Code's name for it. */
+export const DISABLE_SANDBOX_PARAMETER = "dangerouslyDisableSandbox";
+
+/**
+ * `schema` plus `dangerouslyDisableSandbox`, for a shell whose workspace is sandboxed and lets the model
+ * ask to leave it. Typed as `schema` (the extra flag is optional and read by name).
+ */
+export function withSandboxEscape(schema: ShellSchema): ShellSchema {
+	return Type.Object(
+		{
+			...schema.properties,
+			[DISABLE_SANDBOX_PARAMETER]: Type.Optional(
+				Type.Boolean({
+					description:
+						"Set to true only to run this command outside the OS sandbox, after it failed because of the sandbox (the result named the path or host and the setting). The user is asked first. Leave it out otherwise.",
+				}),
+			),
+		},
+		{ additionalProperties: false },
+	) as unknown as ShellSchema;
+}
+
 /** `structuredContent` of a shell tool's result (also set on a non-zero exit). */
 export const shellOutputSchema = Type.Object(
 	{
@@ -62,6 +84,8 @@ export interface ShellToolConfig {
 	tempDir?: string;
 	/** Start of full-output file names, e.g. `"gantry-bash"`. */
 	filePrefix: string;
+	/** `parameters` has `dangerouslyDisableSandbox`: pass it on to the workspace as `unsandboxed`. */
+	sandboxEscape?: boolean;
 	/** A command that runs a saved script, for the error on a too long command, e.g. `"bash script.sh"`. */
 	runFileExample: string;
 	/**
@@ -92,6 +116,7 @@ export function createShellToolDefinition(config: ShellToolConfig): ToolDefiniti
 			const limit = { label: config.label, runFile: config.runFileExample };
 			if (config.checkCommandLength) checkShellCommandLength(command, limit);
 			const timeout = parseShellTimeout(params.timeout);
+			const leaveSandbox: unknown = (params as Record<string, unknown>)[DISABLE_SANDBOX_PARAMETER];
 			return runShellCommand(
 				withoutUndefined({
 					operations: config.operations,
@@ -101,6 +126,7 @@ export function createShellToolDefinition(config: ShellToolConfig): ToolDefiniti
 					signal,
 					onUpdate,
 					env: config.env,
+					unsandboxed: config.sandboxEscape === true && leaveSandbox === true ? true : undefined,
 					files: config.workspace.fs,
 					tempDir: config.tempDir ?? config.workspace.tempDir,
 					filePrefix: config.filePrefix,

@@ -17,10 +17,19 @@ export type BashOperations = ShellOperations;
 export interface BashToolOptions {
 	/** Where commands run. Default `localBashOperations`. */
 	operations?: BashOperations;
-	/** Environment variables set on top of the inherited environment for every command. Default none. */
+	/**
+	 * Environment variables set on top of the inherited environment for every command (kept even when
+	 * their names look secret). Default none.
+	 */
 	env?: Record<string, string>;
 	/** Existing folder for full-output files of truncated output. Default `os.tmpdir()`. */
 	tempDir?: string;
+	/**
+	 * Adds Claude Code's `dangerouslyDisableSandbox` parameter: a call that sets it asks the workspace to
+	 * run the command outside its OS sandbox (`WorkspaceSpawnOptions.unsandboxed`). For a sandboxed
+	 * workspace whose settings allow unsandboxed commands; the session sets it. Default false.
+	 */
+	sandboxEscape?: boolean;
 }
 
 export const powershellSchema = createShellSchema(

@@ -19,6 +19,8 @@
  *   host's (the powershell tool passes its `env.PATH`). An implementation may ignore it.
  * - `WorkspaceProcesses.killAll?()`: kills every process its `spawn` calls started that still runs,
  *   background ones included; the session calls it from `dispose()`.
+ * - `WorkspaceSpawnOptions.unsandboxed?`: asks a sandboxed workspace (`@gantry/sandbox`) to run the
+ *   process outside its sandbox; every other implementation ignores it.
  */
 
 /** The kind of thing at a path. */
@@ -109,8 +111,18 @@ export interface WorkspaceWriteHandle {
 export interface WorkspaceSpawnOptions {
 	/** Working folder of the process (absolute, on the workspace's host). */
 	cwd: string;
-	/** Variables set on top of the host's environment. */
+	/**
+	 * Variables set on top of the host's environment (a local workspace starts from this process's
+	 * environment without its secrets: see `toolProcessEnvironment`).
+	 */
 	env?: Record<string, string>;
+	/**
+	 * Run this process outside the workspace's OS sandbox: the bash tool's `dangerouslyDisableSandbox`,
+	 * after the permission policy asked. A sandboxed workspace honours it only when its settings allow
+	 * unsandboxed commands (`sandbox.allowUnsandboxedCommands`), and otherwise runs the process sandboxed;
+	 * a workspace without a sandbox ignores it. Default false.
+	 */
+	unsandboxed?: boolean;
 	/**
 	 * Each chunk of standard output. Must not throw. When it returns a promise, the implementation stops
 	 * reading until it settles (flow control).

@@ -7,6 +7,7 @@ import { onAbort, throwIfAborted } from "../../abort.js";
 import type { WorkspaceExitStatus, WorkspaceProcesses, WorkspaceSpawnOptions } from "../types.js";
 import { findExecutable } from "./find-executable.js";
 import { CALL_MARKER_VARIABLE, DEFAULT_KILL_GRACE_MS, killLeftovers, killProcessTree } from "./kill-process-tree.js";
+import { toolProcessEnvironment } from "./tool-environment.js";
 
 export interface LocalProcessesOptions {
 	/** Milliseconds between SIGTERM and SIGKILL when a process tree is killed. Default 500. */
@@ -16,6 +17,13 @@ export interface LocalProcessesOptions {
 	 * on while output keeps arriving within each `drainMs` (at most 20 times), then stops. Default 100 ms.
 	 */
 	drainMs?: number;
+	/**
+	 * The environment every process starts from, before a spawn's own `env`: a record, or a function
+	 * called at each spawn. Default `toolProcessEnvironment()`: this process's environment without the
+	 * variables whose names say they hold secrets (`*KEY*`, `*SECRET*`, `*TOKEN*`, `*PASSWORD*`,
+	 * `*CREDENTIAL*`). Pass `() => ({ ...process.env })` to hand everything on.
+	 */
+	environment?: Readonly<Record<string, string>> | (() => Readonly<Record<string, string>>);
 }
 
 /** Local processes, plus `killAll` for the session's `dispose()`. */
@@ -30,7 +38,8 @@ const MAX_BUSY_DRAIN_CHECKS = 20;
 /**
  * This machine's processes, started with `child_process.spawn` (execa cost about 2 ms of CPU more per
  * command; see the package README). Each `spawn` is the leader of a new process group with stdin ignored, and
- * carries `GANTRY_CALL_ID=<id of this object>.<n>` in its environment. When the command ends — normally,
+ * carries `GANTRY_CALL_ID=<id of this object>.<n>` in its environment, which starts from `environment`
+ * (secrets left out by default) with the spawn's `env` on top. When the command ends — normally,
  * on abort or on timeout — its group and, on Linux, every process holding that value are killed (so
  * `cmd &`, `setsid` and double forks do not outlive the call); `killAll` kills every process holding this
  * object's id.
@@ -38,6 +47,8 @@ const MAX_BUSY_DRAIN_CHECKS = 20;
 export function createLocalProcesses(options: LocalProcessesOptions = {}): LocalProcesses {
 	const graceMs = options.killGraceMs ?? DEFAULT_KILL_GRACE_MS;
 	const drainMs = options.drainMs ?? DEFAULT_DRAIN_MS;
+	const environment = options.environment ?? (() => toolProcessEnvironment());
+	const baseEnvironment = () => (typeof environment === "function" ? environment() : environment);
 	const id = randomBytes(6).toString("hex");
 	let calls = 0;
 	const running = new Set<number>();
@@ -49,7 +60,7 @@ export function createLocalProcesses(options: LocalProcessesOptions = {}): Local
 	): Promise<WorkspaceExitStatus> {
 		throwIfAborted(signal);
 		const marker = `${id}.${++calls}`;
-		const { child, ended } = startChild(file, args, cwd, env, marker);
+		const { child, ended } = startChild(file, args, cwd, { ...baseEnvironment(), ...env }, marker);
 		const streams = [child.stdout, child.stderr];
 		let paused = false;
 		let receivedSinceCheck = false;
@@ -160,20 +171,20 @@ interface ChildEnd {
 }
 
 /**
- * Starts `file` as the leader of a new process group (a new session on Unix), stdin ignored, with the
- * host's environment plus `env` and the call's marker. `ended` settles once the process exited and its
+ * Starts `file` as the leader of a new process group (a new session on Unix), stdin ignored, with
+ * `env` (the whole environment) and the call's marker. `ended` settles once the process exited and its
  * output streams closed, or it failed to start.
  */
 function startChild(
 	file: string,
 	args: readonly string[],
 	cwd: string,
-	env: Record<string, string> | undefined,
+	env: Record<string, string>,
 	marker: string,
 ): { child: ChildProcessByStdio<null, Readable, Readable>; ended: Promise<ChildEnd> } {
 	const child = spawnChild(file, args, {
 		cwd,
-		env: { ...process.env, ...env, [CALL_MARKER_VARIABLE]: marker },
+		env: { ...env, [CALL_MARKER_VARIABLE]: marker },
 		detached: process.platform !== "win32",
 		stdio: ["ignore", "pipe", "pipe"],
 		windowsHide: true,
