@@ -53,20 +53,29 @@ async function declaredBytes(exposure) {
 	const mcp = createMcpExtension({
 		mcpServers: { tracker: { command: process.execPath, args: [SERVER, "100"], exposure } },
 	});
-	const session = await createAgentSession({ cwd: process.cwd(), model: createFauxModel([]), extensions: [mcp] });
+	const session = await createAgentSession({
+		cwd: process.cwd(),
+		model: createFauxModel([]),
+		extensions: [mcp],
+		...(exposure === "codemode" ? { tools: ["*", "codemode"] } : {}),
+	});
 	await mcp.settled(15_000);
 	session.refreshTools();
 	const declared = session.getDeclaredTools();
 	const bytes = Buffer.byteLength(JSON.stringify(declared));
+	const codemode = declared.find((tool) => tool.name === "codemode");
+	const listing = codemode === undefined ? 0 : Buffer.byteLength(JSON.stringify(codemode));
 	const mcpTools = declared.filter((tool) => tool.name.startsWith("mcp__")).length;
 	await session.dispose();
 	await mcp.close();
-	return { bytes, mcpTools, tools: declared.length };
+	const mcpBytes = Buffer.byteLength(JSON.stringify(declared.filter((tool) => tool.name.startsWith("mcp__"))));
+	return { bytes, mcpTools, tools: declared.length, listing, mcpBytes };
 }
 
 const { remote, inProcess } = await roundTrip();
 const direct = await declaredBytes("direct");
 const deferred = await declaredBytes("deferred");
+const codemode = await declaredBytes("codemode");
 
 console.log(
 	`\n@gantry/mcp benchmark — ${CALLS} calls (median), node ${process.version}, ${process.platform}/${process.arch}\n`,
@@ -82,4 +91,10 @@ console.log("|---|---:|---:|---:|");
 console.log(`| exposure "direct" | ${direct.tools} | ${direct.mcpTools} | ${(direct.bytes / 1024).toFixed(1)} KiB |`);
 console.log(
 	`| exposure "deferred" (default) | ${deferred.tools} | ${deferred.mcpTools} | ${(deferred.bytes / 1024).toFixed(1)} KiB |`,
+);
+console.log(
+	`| exposure "codemode" (codemode on) | ${codemode.tools} | ${codemode.mcpTools} | ${(codemode.bytes / 1024).toFixed(1)} KiB |`,
+);
+console.log(
+	`\nThe codemode listing of the 100 tools is ${(codemode.listing / 1024).toFixed(1)} KiB, ${((codemode.listing / direct.mcpBytes) * 100).toFixed(1)} % of declaring them directly (${(direct.mcpBytes / 1024).toFixed(1)} KiB).`,
 );

@@ -65,7 +65,7 @@ export interface CodemodeToolOptions {
 	catalog?: CodemodeCatalog;
 	/** Builds the host a call runs against. Default: `createContextToolHost(ctx, catalog)`. May throw. */
 	createHost?: (ctx: ExtensionToolContext) => CodemodeToolHost;
-	/** Characters the tool listing of the description may take. Default 16,000. */
+	/** Characters the tool listing of the description may take (signatures and the names of tools left out). Default 8,000. */
 	descriptionBudget?: number;
 }
 

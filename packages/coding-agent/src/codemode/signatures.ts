@@ -28,6 +28,49 @@ const DETAILS: { detail: Detail; leftOut?: string }[] = [
 ];
 const MAX_COMMENT_LENGTH = 120;
 
+const COMPACT_DETAILS: { detail: Detail; leftOut?: string }[] = [
+	{ detail: { descriptions: false, maxDepth: 2, multiline: false } },
+	{ detail: { descriptions: false, maxDepth: 1, multiline: false }, leftOut: "nested types" },
+	{ detail: { descriptions: false, maxDepth: 0, multiline: false }, leftOut: "the parameter and result types" },
+];
+
+/**
+ * The listing's signature: `tools.<id>({ a: string; b?: number })`, followed by ` → <type>` when the tool
+ * declares a structured result (without one a call resolves to the tool's text, which the listing says once).
+ * With `withDescriptions`, the parameters go on lines of their own with their descriptions as comments.
+ * Within `maxLength`, detail is dropped step by step (descriptions, nested types, all types); `leftOut`
+ * names what the budget cut. Never throws.
+ */
+export function formatListingSignature(
+	tool: SignatureSource,
+	maxLength: number,
+	withDescriptions = false,
+): ToolSignature {
+	const levels = withDescriptions
+		? [{ detail: DETAILS[0]!.detail }, ...COMPACT_DETAILS.map(describedLoss)]
+		: COMPACT_DETAILS;
+	let last: ToolSignature = { text: "" };
+	for (const { detail, leftOut } of levels) {
+		const args = formatType(tool.parameters, detail, 0, "");
+		const result =
+			tool.outputSchema === undefined
+				? ""
+				: ` → ${formatType(tool.outputSchema, { ...detail, descriptions: false, multiline: false }, 0, "")}`;
+		last = { text: `${toolAccessor(tool.name)}(${args})${result}` };
+		if (leftOut !== undefined) last.leftOut = leftOut;
+		if (last.text.length <= maxLength) return last;
+	}
+	return { text: `${last.text.slice(0, Math.max(0, maxLength - 1))}…`, leftOut: "the parameter and result types" };
+}
+
+/** A compact level reached from the described one also loses the descriptions. */
+function describedLoss(level: { detail: Detail; leftOut?: string }): { detail: Detail; leftOut: string } {
+	return {
+		detail: level.detail,
+		leftOut: level.leftOut === undefined ? "property descriptions" : `property descriptions and ${level.leftOut}`,
+	};
+}
+
 /**
  * Formats `tools.<id>(args: {...}): Promise<...>` from the tool's schemas within `maxLength`
  * characters: first with property descriptions as comments, then without them, then with nested

@@ -99,10 +99,10 @@ describe("the description", () => {
 		const tools = registry();
 		const changes = definition().prepareLoadout?.(makeLoadout(tools, ["read_file", "codemode"]));
 		const text = changes?.descriptions?.codemode ?? "";
-		expect(text).toContain("tools.add(args: {");
+		expect(text).toContain("tools.add({");
 		expect(text).toContain("a: number; // First addend");
-		expect(text).toContain("}): Promise<{ sum: number }>");
-		expect(text).toContain('tools["github-search"](args: {');
+		expect(text).toContain("}) → { sum: number }");
+		expect(text).toContain('tools["github-search"]({');
 		expect(text).toContain("// Search GitHub issues by keyword.");
 		expect(text).not.toContain("vault_read");
 		expect(text).not.toContain("tools.read_file");
@@ -117,8 +117,8 @@ describe("the description", () => {
 			makeLoadout(tools, ["read_file", "codemode", "tool_search"]),
 		);
 		const text = changes?.descriptions?.codemode ?? "";
-		expect(text).toContain("tools.read_file(args: {");
-		expect(text).toContain("tools.add(args: {");
+		expect(text).toContain("tools.read_file({");
+		expect(text).toContain("tools.add({");
 		expect(text).not.toContain("vault_read");
 		expect(text).not.toContain("tools.tool_search");
 		expect(changes?.hiddenDeclarations).toEqual(["read_file"]);
@@ -149,12 +149,41 @@ describe("the description", () => {
 		}));
 		const tool = createCodemodeToolDefinition({ tempDir: temp.path, descriptionBudget: 4_000 });
 		const text = tool.prepareLoadout?.(makeLoadout(many, ["codemode"]))?.descriptions?.codemode ?? "";
-		const listing = text.slice(text.indexOf("Tools reached through scripts:"));
+		const listing = text.slice(text.indexOf("Tools reached through scripts"));
 		expect(listing.length).toBeLessThan(4_600);
-		expect(text).toContain("tools.generated_0(");
-		expect(text).toMatch(/\d+ more tool\(s\) left out/);
-		expect(text).toMatch(/generated_\d+, and \d+ more$/);
-		expect(text).toMatch(/left out: describeTool\("generated_0"\) has them/);
+		// Compact: one line a tool, every parameter named and typed, nested types collapsed (describeTool has them).
+		expect(text).toContain(
+			"tools.generated_0({ first: string; second: string; third: string; fourth?: { inner: object[] } })",
+		);
+		expect(text).not.toContain("A fairly long description");
+		expect(text).toMatch(/\n\d+ more \(describeTool\(name\) gives one's parameters\): generated_\{\d+, /);
+		// The names of the tools left out share their prefix once, each name whole after it.
+		const named = text.slice(text.lastIndexOf("generated_{") + "generated_{".length).split(/[,}]/)[0];
+		expect(named).toMatch(/^\d+$/);
+	});
+
+	test("a compact listing keeps what a call needs: enums, required and optional parameters, structured results", () => {
+		const many: TestTool[] = Array.from({ length: 40 }, (_, index) => ({
+			tool: {
+				...makeTool(
+					`mcp__tracker__tool_${index}`,
+					`Finds records of kind ${index}. More text the listing leaves out.`,
+					Type.Object({
+						key: Type.String({ description: "The key" }),
+						state: Type.Optional(Type.Union([Type.Literal("open"), Type.Literal("closed")])),
+					}),
+					async () => ({ content: [] }),
+				),
+				outputSchema: Type.Object({ count: Type.Number() }),
+			},
+			exposure: "codemode",
+		}));
+		const tool = createCodemodeToolDefinition({ tempDir: temp.path, descriptionBudget: 8_000 });
+		const text = tool.prepareLoadout?.(makeLoadout(many, ["codemode"]))?.descriptions?.codemode ?? "";
+		expect(text).toContain(
+			'tools.mcp__tracker__tool_0({ key: string; state?: "open" | "closed" }) → { count: number } // Finds records of kind 0.',
+		);
+		expect(text).not.toContain("More text the listing leaves out");
 	});
 });
 

@@ -1,6 +1,7 @@
 import { Type } from "@sinclair/typebox";
 import { describe, expect, test } from "vitest";
 import { formatToolSignature, schemaToTypeScript, toolAccessor, toolId } from "../../src/codemode/index.js";
+import { formatListingSignature } from "../../src/codemode/signatures.js";
 
 describe("toolId", () => {
 	test("replaces every character not valid in an identifier with _", () => {
@@ -90,5 +91,40 @@ describe("formatToolSignature", () => {
 		expect(bare.leftOut).toBe("the parameter and result types");
 		expect(bare.text).toBe("tools.grep(args: object): Promise<object>");
 		expect(formatToolSignature(tool, 20).text.length).toBeLessThanOrEqual(20);
+	});
+});
+
+describe("formatListingSignature", () => {
+	const tool = {
+		name: "grep",
+		parameters: Type.Object({
+			pattern: Type.String({ description: "Regex to search for" }),
+			mode: Type.Optional(Type.Union([Type.Literal("fast"), Type.Literal("slow")])),
+			options: Type.Optional(Type.Object({ context: Type.Object({ before: Type.Number() }) })),
+		}),
+		outputSchema: Type.Object({ matches: Type.Array(Type.Object({ file: Type.String() })) }),
+	};
+
+	test("one line without args: or Promise: names, types and enums, nested types two levels deep, → the result", () => {
+		expect(formatListingSignature(tool, 1_000)).toEqual({
+			text: 'tools.grep({ pattern: string; mode?: "fast" | "slow"; options?: { context: object } }) → { matches: { file: string }[] }',
+		});
+		expect(formatListingSignature({ name: "ls", parameters: Type.Object({ path: Type.String() }) }, 100).text).toBe(
+			"tools.ls({ path: string })",
+		);
+	});
+
+	test("with descriptions, parameters go on their own lines; a tight budget drops detail and says what", () => {
+		expect(formatListingSignature(tool, 1_000, true).text).toBe(
+			[
+				"tools.grep({",
+				"  pattern: string; // Regex to search for",
+				'  mode?: "fast" | "slow";',
+				"  options?: { context: { before: number } };",
+				"}) → { matches: { file: string }[] }",
+			].join("\n"),
+		);
+		expect(formatListingSignature(tool, 100, true).leftOut).toBe("property descriptions and nested types");
+		expect(formatListingSignature(tool, 40).text).toBe("tools.grep(object) → object");
 	});
 });
