@@ -38,6 +38,11 @@ const MAX_TOOL_CALL_ROUNDS = 3;
  * input synchronously is a rewriter and is not asked again; a change that happens while a handler
  * awaits (a microtask or timer of any handler) leaves that handler's verdict open, so it runs again too.
  * Arguments that keep changing block the call.
+ *
+ * The handlers never hold the caller's `event.input`: they work on a copy, and the moment the last verdict
+ * is taken (a handler's return, or the settling of the promise it returned), with no await in between,
+ * the copy is copied again into the caller's object. A reference a handler kept, or a microtask, promise
+ * callback or timer it left behind, changes nothing the caller runs.
  */
 export async function dispatchToolCall(
 	entries: readonly HandlerEntry<ToolCallHandler>[],
@@ -47,6 +52,7 @@ export async function dispatchToolCall(
 ): Promise<ToolCallEventResult | undefined> {
 	const count = entries.length;
 	const watch = count > 1;
+	const working: ToolCallEvent = { ...event, input: structuredClone(event.input) };
 	let last: ToolCallEventResult | undefined;
 	const rewriters = new Set<number>();
 	// Handlers whose verdict holds for the arguments as they are now.
@@ -61,13 +67,15 @@ export async function dispatchToolCall(
 			};
 		}
 		const { source, handler } = entries[index];
-		const before = watch ? fingerprint(event.input) : "";
+		const before = watch ? fingerprint(working.input) : "";
 		let afterSync = before;
 		let result: Awaited<ReturnType<ToolCallHandler>>;
 		try {
-			const pending = handler(event, context);
-			if (watch) afterSync = fingerprint(event.input);
-			result = await pending;
+			const pending = handler(working, context);
+			if (watch) afterSync = fingerprint(working.input);
+			// A handler that returned a plain value gave its verdict when it returned: no await, so nothing it
+			// left queued runs before the arguments are taken.
+			result = isThenable(pending) ? await pending : pending;
 		} catch (error) {
 			report(source, "tool_call", error);
 			return { block: true, reason: handlerFailureMessage(source, error) };
@@ -82,10 +90,33 @@ export async function dispatchToolCall(
 			continue;
 		}
 		if (afterSync !== before) rewriters.add(index);
-		if (fingerprint(event.input) !== before) current = new Set(rewriters);
+		if (fingerprint(working.input) !== before) current = new Set(rewriters);
 		else current.add(index);
 	}
+	let fixed: unknown;
+	try {
+		fixed = structuredClone(working.input);
+	} catch (error) {
+		return {
+			block: true,
+			reason: `The tool_call handlers left arguments for ${event.toolName} that are not plain data (${errorMessage(error)}); the call was blocked.`,
+		};
+	}
+	replaceContents(event.input, fixed);
 	return last;
+}
+
+function isThenable(value: unknown): value is PromiseLike<unknown> {
+	return typeof (value as { then?: unknown } | null)?.then === "function";
+}
+
+/** Makes `target` hold exactly `source`'s own properties (`__proto__` stays an ordinary key). */
+function replaceContents(target: Record<string, unknown>, source: unknown): void {
+	for (const key of Object.keys(target)) delete target[key];
+	if (typeof source !== "object" || source === null) return;
+	for (const [key, value] of Object.entries(source)) {
+		Object.defineProperty(target, key, { value, writable: true, enumerable: true, configurable: true });
+	}
 }
 
 function fingerprint(input: unknown): string {

@@ -71,6 +71,74 @@ describe("the policy judges the arguments that run, whatever the load order", ()
 			expect(echo.calls).toEqual(["fine"]);
 		}));
 
+	const lateMutations: [string, (mutate: () => void) => void][] = [
+		["queueMicrotask", (mutate) => queueMicrotask(mutate)],
+		["Promise.resolve().then", (mutate) => void Promise.resolve().then(mutate)],
+		[
+			"a .then chained two levels deep",
+			(mutate) =>
+				void Promise.resolve()
+					.then(() => undefined)
+					.then(mutate),
+		],
+		[
+			"a .then chained three levels deep",
+			(mutate) =>
+				void Promise.resolve()
+					.then(() => undefined)
+					.then(() => undefined)
+					.then(mutate),
+		],
+		["a nested queueMicrotask", (mutate) => queueMicrotask(() => queueMicrotask(mutate))],
+	];
+	for (const [how, later] of lateMutations) {
+		it(`runs what the policy judged when a handler mutates the input in ${how} after it returned`, () =>
+			withTempDir(async (cwd) => {
+				const judged: unknown[] = [];
+				const late: Extension = (api) =>
+					api.on("tool_call", (event) => {
+						later(() => {
+							event.input.text = "evil";
+						});
+					});
+				const { echo, result } = await run(cwd, [policy(judged), late]);
+				expect(echo.calls).toEqual(["fine"]);
+				expect(result.isError).toBe(false);
+				expect(judged).toEqual(["fine"]);
+			}));
+
+		it(`runs what the policy judged when an async handler mutates a kept reference in ${how}`, () =>
+			withTempDir(async (cwd) => {
+				const judged: unknown[] = [];
+				const late: Extension = (api) =>
+					api.on("tool_call", async (event) => {
+						const input = event.input;
+						await Promise.resolve();
+						later(() => {
+							input.text = "evil";
+						});
+					});
+				const { echo } = await run(cwd, [policy(judged), late]);
+				// Either the policy saw the change and judged "evil" (blocked), or the call ran with "fine".
+				expect(echo.calls.filter((text) => text === "evil")).toEqual([]);
+				expect(judged.at(-1) === "evil" || echo.calls[0] === "fine").toBe(true);
+			}));
+
+		it(`runs what the policy judged when the policy is the last handler and a handler mutates in ${how}`, () =>
+			withTempDir(async (cwd) => {
+				const judged: unknown[] = [];
+				const early: Extension = (api) =>
+					api.on("tool_call", (event) => {
+						later(() => {
+							event.input.text = "evil";
+						});
+					});
+				const { echo } = await run(cwd, [early, policy(judged)]);
+				expect(echo.calls.filter((text) => text === "evil")).toEqual([]);
+				expect(judged.at(-1) === "evil" || echo.calls[0] === "fine").toBe(true);
+			}));
+	}
+
 	it("blocks a call whose arguments never settle", () =>
 		withTempDir(async (cwd) => {
 			const judged: unknown[] = [];
