@@ -175,6 +175,7 @@ function endEvent(outcome: AgentToolCallOutcome): AgentEvent {
 		isError: outcome.isError,
 	};
 	if (outcome.durationMs !== undefined) event.durationMs = outcome.durationMs;
+	if (outcome.blocked) event.blocked = true;
 	return event;
 }
 

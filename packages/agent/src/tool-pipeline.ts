@@ -60,6 +60,11 @@ export function errorOutcome(toolCall: AgentToolCall, text: string, terminate?: 
 	return { toolCall, result, isError: true };
 }
 
+/** The outcome of a call `beforeToolCall` blocked (or failed on, which blocks). */
+function blockedOutcome(toolCall: AgentToolCall, text: string, terminate?: boolean): AgentToolCallOutcome {
+	return { ...errorOutcome(toolCall, text, terminate), blocked: true };
+}
+
 /**
  * Steps 1–4. Returns the prepared call, or the error outcome that answers it (also when the signal is
  * aborted before or while `beforeToolCall` decides). Synchronous unless a hook has to be awaited.
@@ -98,13 +103,13 @@ async function applyBeforeToolCall(
 			{ assistantMessage: environment.assistantMessage, toolCall, args: prepared.args, context: environment.context },
 			environment.signal,
 		);
-		if (decision?.block === true) return errorOutcome(toolCall, decision.reason || BLOCKED_TEXT, decision.terminate);
+		if (decision?.block === true) return blockedOutcome(toolCall, decision.reason || BLOCKED_TEXT, decision.terminate);
 		// The arguments are fixed now: the hook approved these, and a reference it kept (or a microtask it
 		// queued) can no longer change what runs.
 		prepared.args = copyArguments(prepared.args);
 	} catch (error) {
 		// A permission check that fails must not let the call through.
-		return errorOutcome(toolCall, errorText(error));
+		return blockedOutcome(toolCall, errorText(error));
 	}
 	// Aborted while the hook was deciding: the call never starts.
 	return environment.signal?.aborted ? errorOutcome(toolCall, ABORTED_TEXT) : prepared;

@@ -3,8 +3,8 @@ import type { AgentToolCallOutcome } from "./types.js";
 
 /**
  * The message that answers a tool call in the transcript. `structuredContent` stays on the outcome (it
- * is for programmatic callers) and never reaches the model; `usage`, `nestedCalls` and `durationMs`
- * appear only when the outcome has them.
+ * is for programmatic callers) and never reaches the model; `usage`, `nestedCalls`, `durationMs` and
+ * `blocked` appear only when the outcome has them.
  */
 export function createToolResultMessage(outcome: AgentToolCallOutcome): ToolResultMessage {
 	const { toolCall, result } = outcome;
@@ -20,5 +20,6 @@ export function createToolResultMessage(outcome: AgentToolCallOutcome): ToolResu
 	if (result.usage !== undefined) message.usage = result.usage;
 	if (result.nestedCalls !== undefined) message.nestedCalls = result.nestedCalls;
 	if (outcome.durationMs !== undefined) message.durationMs = outcome.durationMs;
+	if (outcome.blocked) message.blocked = true;
 	return message;
 }

@@ -78,6 +78,8 @@ export interface AgentToolCallOutcome {
 	isError: boolean;
 	/** Wall time of `execute`; absent when the tool never ran. */
 	durationMs?: number;
+	/** `beforeToolCall` blocked the call (or threw, which blocks): it never ran. Absent otherwise. */
+	blocked?: true;
 }
 
 /** What `beforeToolCall` returns to block a call (or `undefined` to allow it). */
@@ -287,6 +289,8 @@ export type AgentEvent =
 			result: AgentToolResult;
 			isError: boolean;
 			durationMs?: number;
+			/** The call was blocked before it ran (`beforeToolCall`); absent otherwise. */
+			blocked?: true;
 			parentToolCallId?: string;
 	  };
 

@@ -108,6 +108,13 @@ describe("tool batches (property)", () => {
 					const blocked = spec.before === "block" || spec.before === "throw";
 					const cannotRun = spec.behaviour === "unknown" || spec.behaviour === "invalid" || blocked;
 					if (cannotRun) expect(executed.has(`c${index}`)).toBe(false);
+					// Only a call that reached beforeToolCall can be blocked by it; the end event and the message say so.
+					const blockedByHook = blocked && spec.behaviour !== "unknown" && spec.behaviour !== "invalid";
+					const end = events.find((event) => event.type === "tool_execution_end" && event.toolCallId === `c${index}`) as
+						| { blocked?: true }
+						| undefined;
+					expect(end?.blocked).toBe(blockedByHook ? true : undefined);
+					expect(toolResults(messages)[index].blocked).toBe(blockedByHook ? true : undefined);
 					if (cannotRun || spec.behaviour === "throw" || spec.after === "throw") {
 						expect(toolResults(messages)[index].isError).toBe(true);
 					}

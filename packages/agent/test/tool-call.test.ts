@@ -237,6 +237,7 @@ describe("the pipeline inside agentLoop", () => {
 		);
 		expect(toolResults(messages).map(resultText)).toEqual(["Denied by policy", "Tool execution was blocked"]);
 		expect(toolResults(messages).every((message) => message.isError && message.durationMs === undefined)).toBe(true);
+		expect(toolResults(messages).map((message) => message.blocked)).toEqual([true, true]);
 		expect(state.runs).toBe(0);
 	});
 

@@ -82,6 +82,8 @@ export type NestedToolCallRecord = {
 	status: "ok" | "error" | "unfinished";
 	durationMs?: number;
 	error?: string;
+	/** The call was blocked before it ran (a permission policy or a `tool_call` hook said no). */
+	blocked?: true;
 };
 
 /** The nested calls of one tool call; `complete` is false when limits dropped records or detail. */
@@ -97,6 +99,8 @@ export type ToolResultMessage = {
 	usage?: Usage;
 	nestedCalls?: NestedToolCalls;
 	durationMs?: number;
+	/** The call was blocked before it ran (`beforeToolCall` blocked it, or failed and so blocked it). */
+	blocked?: true;
 	timestamp: number;
 };
 

@@ -61,6 +61,8 @@ describe("createMcpServer over Streamable HTTP, serving a session", () => {
 		const write = await client.callTool({ name: "write", arguments: { path: "b.txt", content: "beta" } });
 		expect(write.isError).toBe(true);
 		expect(textOf(write)).toContain("there is no one to approve it. Re-run with --yes");
+		expect(write._meta).toEqual({ "gantry/blocked": true });
+		expect(read._meta).toBeUndefined();
 		expect(existsSync(join(folder, "b.txt"))).toBe(false);
 		const unknown = await client.callTool({ name: "nope", arguments: {} });
 		expect(unknown.isError).toBe(true);

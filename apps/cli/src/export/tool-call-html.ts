@@ -46,7 +46,15 @@ export function toolCallHtml(
 	const state = callState({ id: call.id, name: call.name, arguments: cleanValue(call.arguments) }, result);
 	const frame = renderToolFrame(state, { theme: markerTheme, getDefinition, spinner: "", now: 0, expanded: true });
 	const failed = !result || result.isError;
-	const outcome = !result ? "✗ no result" : failed ? (state.ran ? "✗ failed" : "✗ not run") : "✓";
+	const outcome = !result
+		? "✗ no result"
+		: !failed
+			? "✓"
+			: state.blocked
+				? "✗ blocked"
+				: state.ran
+					? "✗ failed"
+					: "✗ not run";
 	const duration = result?.durationMs === undefined ? "" : ` ${formatDuration(result.durationMs)}`;
 	const nested = state.children.length > 0 ? ` · ${state.children.length} nested` : "";
 	const args = escapeHtml(JSON.stringify(cleanValue(call.arguments), null, 2) ?? "{}");

@@ -32,7 +32,8 @@ export function callState(
 		result: { content: record.error ? [{ type: "text" as const, text: record.error }] : [], details: undefined },
 		isError: record.status !== "ok",
 		done: true,
-		ran: record.durationMs !== undefined,
+		ran: record.blocked !== true && record.durationMs !== undefined,
+		blocked: record.blocked === true,
 		...withoutUndefined({ durationMs: record.durationMs }),
 		children: [],
 	}));
@@ -44,7 +45,8 @@ export function callState(
 		result: result ? { content: result.content, details: result.details } : { content: [], details: undefined },
 		isError: result?.isError ?? true,
 		done: true,
-		ran: result?.durationMs !== undefined,
+		ran: result?.blocked !== true && result?.durationMs !== undefined,
+		blocked: result?.blocked === true,
 		durationMs: result?.durationMs ?? 0,
 		children,
 	};

@@ -17,6 +17,8 @@ export interface ToolCallState {
 	 * (the end event then carries no duration).
 	 */
 	ran: boolean;
+	/** The permission policy or a `tool_call` hook blocked the call before it ran (the end event's `blocked`). */
+	blocked: boolean;
 	durationMs?: number;
 	/** Nested calls this call made, in start order. */
 	children: ToolCallState[];
@@ -45,6 +47,7 @@ export class ToolCallTracker {
 				isError: false,
 				done: false,
 				ran: false,
+				blocked: false,
 				children: [],
 			};
 			this.#byId.set(call.id, call);
@@ -61,7 +64,8 @@ export class ToolCallTracker {
 			call.result = event.result;
 			call.isError = event.isError;
 			call.done = true;
-			call.ran = event.durationMs !== undefined;
+			call.blocked = event.blocked === true;
+			call.ran = !call.blocked && event.durationMs !== undefined;
 			call.durationMs = event.durationMs ?? now - call.startedAt;
 		}
 		return true;

@@ -77,6 +77,7 @@ function statusText(call: ToolCallState, context: ToolFrameContext): string {
 		return `${theme.accent(context.spinner)} ${theme.muted(formatDuration(context.now - call.startedAt))}`;
 	const duration = theme.muted(formatDuration(call.durationMs ?? 0));
 	if (!call.isError) return `${theme.success("✓")} ${duration}`;
+	if (call.blocked) return theme.error("✗ blocked");
 	return call.ran ? `${theme.error("✗ failed")} ${duration}` : theme.error("✗ not run");
 }
 

@@ -90,4 +90,32 @@ describe("/export", () => {
 		expect(printed.at(-1)).toContain("no transcript file");
 		await memory.dispose();
 	});
+
+	it("marks a blocked call as blocked, and a call to an unknown tool as not run, from the transcript's own words", async () => {
+		const session = await createAgentSession({
+			cwd: dir,
+			sessionFile: join(dir, "blocked.jsonl"),
+			model: createFauxModel([
+				{
+					toolCalls: [
+						{ id: "denied", name: "write", arguments: { path: "x.txt", content: "x" } },
+						{ id: "missing", name: "no_such_tool", arguments: {} },
+					],
+				},
+				{ text: "Done." },
+			]),
+			extensions: [
+				(api) =>
+					api.on("tool_call", (event) =>
+						event.toolName === "write" ? { block: true, reason: "No writes today." } : undefined,
+					),
+			],
+		});
+		await session.prompt("Write x");
+		await session.dispose();
+		expect((await run([join(dir, "blocked.jsonl")])).code).toBe(0);
+		const html = readFileSync(join(dir, "blocked.html"), "utf8");
+		expect(html).toMatch(/No writes today\.[\s\S]*✗ blocked/);
+		expect(html).toMatch(/no_such_tool not found[\s\S]*✗ not run/);
+	});
 });

@@ -146,7 +146,8 @@ describe("print mode", () => {
 		expect(existsSync(join(workspace.project, "junk"))).toBe(true);
 		expect(toolMessages(1)[0].content).toContain("Blocked by the permission policy");
 		expect(blocked.stderr).toContain("Blocked by the permission policy");
-		expect(blocked.stderr).toContain("✗ not run");
+		expect(blocked.stderr).toContain("✗ blocked");
+		expect(blocked.stderr).not.toContain("✗ not run");
 
 		server.enqueue(...script());
 		const allowed = await gantry(["--yes", "Remove the junk folder"]);

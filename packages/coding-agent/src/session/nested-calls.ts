@@ -115,6 +115,7 @@ export class NestedToolCallRunner {
 			withoutUndefined({
 				isError: outcome.isError,
 				durationMs: outcome.durationMs,
+				blocked: outcome.blocked,
 				usage: outcome.result.usage,
 				errorText: outcome.isError ? resultText(outcome) : undefined,
 			}),
@@ -124,7 +125,7 @@ export class NestedToolCallRunner {
 			...base,
 			result: outcome.result,
 			isError: outcome.isError,
-			...withoutUndefined({ durationMs: outcome.durationMs }),
+			...withoutUndefined({ durationMs: outcome.durationMs, blocked: outcome.blocked }),
 		});
 		return outcome;
 	}

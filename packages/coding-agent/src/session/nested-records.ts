@@ -48,12 +48,13 @@ export class NestedCallBook {
 	/** Completes a record and adds the call's usage. */
 	finish(
 		record: NestedToolCallRecord | undefined,
-		outcome: { isError: boolean; durationMs?: number; errorText?: string; usage?: Usage },
+		outcome: { isError: boolean; durationMs?: number; blocked?: true; errorText?: string; usage?: Usage },
 	): void {
 		if (outcome.usage) this.usage = addUsage(this.usage ?? emptyUsage(), outcome.usage);
 		if (!record) return;
 		record.status = outcome.isError ? "error" : "ok";
 		if (outcome.durationMs !== undefined) record.durationMs = outcome.durationMs;
+		if (outcome.blocked) record.blocked = true;
 		if (outcome.isError && outcome.errorText) {
 			const text = outcome.errorText;
 			record.error =

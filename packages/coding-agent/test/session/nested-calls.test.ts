@@ -143,6 +143,9 @@ describe("nested calls", () => {
 			await session.prompt("go");
 			expect(orchestrate.outcomes[0].isError).toBe(true);
 			expect(textOf(orchestrate.outcomes[0].result)).toBe("nested echo blocked");
+			expect(orchestrate.outcomes[0].blocked).toBe(true);
+			const parent = session.messages.find((message) => message.role === "toolResult" && message.nestedCalls);
+			expect(parent?.role === "toolResult" && parent.nestedCalls?.calls[0]).toMatchObject({ blocked: true });
 			expect(echo.calls).toEqual([]);
 			await session.dispose();
 		}));

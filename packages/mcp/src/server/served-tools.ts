@@ -23,6 +23,9 @@ export function toMcpTool(definition: ToolDefinition): McpTool {
 	return tool;
 }
 
+/** `_meta` key of a result whose call was blocked before it ran (by the server's permission policy or a hook). */
+export const BLOCKED_META_KEY = "gantry/blocked";
+
 /** A Gantry call outcome as MCP's `CallToolResult`. */
 export function toMcpResult(outcome: AgentToolCallOutcome, declaresOutput: boolean): CallToolResult {
 	const content: CallToolResult["content"] = outcome.result.content.map((block) =>
@@ -35,6 +38,8 @@ export function toMcpResult(outcome: AgentToolCallOutcome, declaresOutput: boole
 	if (typeof structured === "object" && structured !== null && !Array.isArray(structured))
 		result.structuredContent = structured as Record<string, unknown>;
 	if (outcome.isError) result.isError = true;
+	// Said, not left to be guessed from the text: the permission policy or a hook refused the call.
+	if (outcome.blocked) result._meta = { [BLOCKED_META_KEY]: true };
 	// MCP clients reject a success without structuredContent when the tool declares an output schema.
 	if (declaresOutput && !outcome.isError && result.structuredContent === undefined) {
 		result.isError = true;
