@@ -1,4 +1,7 @@
-import type { AgentToolCall } from "./types.js";
+import type { ToolCall } from "@gantry/ai";
+
+/** The calls of a batch, as far as their ids go (`AgentToolCall` is `ToolCall`; importing it from here would make an import circle with types.ts). */
+type AgentToolCall = Pick<ToolCall, "id">;
 
 /** The model-issued ids of one batch, so that nested ids never take one of them. */
 class BatchIds {

@@ -1,7 +1,6 @@
 import { isAbsolute, join, resolve } from "node:path";
 import type { Workspace } from "../workspace/types.js";
-import type { IgnoreFileReader } from "./ignore-rules.js";
-import type { IgnoreFileReaderSync } from "./ignore-scopes.js";
+import type { IgnoreFileReader, IgnoreFileReaderSync } from "./ignore-readers.js";
 
 /**
  * Where git looks for the user's own ignore settings: the home folder (`~/.gitconfig`, and `~/.config`

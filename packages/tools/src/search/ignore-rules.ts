@@ -1,14 +1,9 @@
 import { dirname, join, relative, sep } from "node:path";
 import { type GitUserPlace, type RepositoryExcludes, readRepositoryExcludes } from "./git-excludes.js";
 import { GitignoreFile } from "./gitignore-file.js";
+import type { IgnoreFileReader } from "./ignore-readers.js";
 
-/** Reads what the ignore rules need. Both methods resolve (never reject) for a missing file. */
-export interface IgnoreFileReader {
-	/** The text of the file at `path`, or undefined when it does not exist or cannot be read. */
-	readText(path: string): Promise<string | undefined>;
-	/** Whether anything (file or folder) exists at `path`. */
-	exists(path: string): Promise<boolean>;
-}
+export type { IgnoreFileReader } from "./ignore-readers.js";
 
 interface GitignoreMatcher {
 	readonly file: GitignoreFile;

@@ -1,14 +1,9 @@
 import { join } from "node:path";
 import { readRepositoryExcludesSync } from "./git-excludes.js";
+import type { IgnoreFileReaderSync } from "./ignore-readers.js";
 import { GITIGNORE, type IgnoreRules } from "./ignore-rules.js";
 
-/** Reads ignore files synchronously (the local disk): both methods return, never throw, for a missing file. */
-export interface IgnoreFileReaderSync {
-	/** The text of the file at `path`, or undefined when it does not exist or cannot be read. */
-	readText(path: string): string | undefined;
-	/** Whether anything (file or folder) exists at `path`. */
-	exists(path: string): boolean;
-}
+export type { IgnoreFileReaderSync } from "./ignore-readers.js";
 
 /** What a folder's listing says about its ignore files. */
 export interface FolderIgnoreFiles {
