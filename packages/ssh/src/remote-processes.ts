@@ -1,5 +1,10 @@
 import { randomBytes } from "node:crypto";
-import type { WorkspaceExitStatus, WorkspaceProcesses, WorkspaceSpawnOptions } from "@gantry/tools";
+import {
+	createOutputPump,
+	type WorkspaceExitStatus,
+	type WorkspaceProcesses,
+	type WorkspaceSpawnOptions,
+} from "@gantry/tools";
 import { checkRemoteCommandLength } from "./command-length.js";
 import type { SshConnection } from "./connection.js";
 import { shellQuote, shellWords } from "./quote.js";
@@ -7,9 +12,6 @@ import { execCollect, type OpenedExec, openExec } from "./remote-exec.js";
 import { CALL_MARKER_VARIABLE, type KillTarget, killScript, whichScript, wrapperScript } from "./remote-scripts.js";
 
 const ABORTED = "Operation aborted";
-/** After the process exited, output a background process still writes is read while it keeps coming (like locally). */
-const DRAIN_MS = 100;
-const MAX_BUSY_DRAIN_CHECKS = 20;
 /** How long a killed process may take to be reported gone before the channel is closed from this side. */
 const KILLED_CLOSE_WAIT_MS = 3_000;
 const ENV_NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
@@ -17,11 +19,6 @@ const ENV_NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
 /** Remote processes, plus `killAll` for the session's `dispose()`. */
 export interface RemoteProcesses extends WorkspaceProcesses {
 	killAll(): Promise<void>;
-}
-
-/** True for a promise (or any thenable): the only return value of an output consumer that asks to wait. */
-function isPromiseLike(value: unknown): value is PromiseLike<unknown> {
-	return typeof (value as { then?: unknown } | null | undefined)?.then === "function";
 }
 
 /**
@@ -88,27 +85,22 @@ function runChannel(
 		let header = Buffer.alloc(0);
 		let pgid: number | undefined;
 		let startError: Error | undefined;
-		let paused = false;
-		let receivedSinceCheck = false;
 		let aborted = false;
 		let killing: Promise<void> | undefined;
 
-		const deliver = (handler: WorkspaceSpawnOptions["onStdout"], chunk: Buffer) => {
-			receivedSinceCheck = true;
-			if (!handler || chunk.length === 0) return;
-			const wait: unknown = handler(chunk);
-			// Only a promise means "busy": a consumer written in plain JavaScript may return anything.
-			if (!isPromiseLike(wait) || paused) return;
-			paused = true;
-			channel.pause();
-			channel.stderr.pause();
-			const resume = () => {
-				paused = false;
+		// Output is read as in the local workspace: paused while a consumer is busy, drained after the exit.
+		const pump = createOutputPump({
+			pause: () => {
+				channel.pause();
+				channel.stderr.pause();
+			},
+			resume: () => {
 				channel.resume();
 				channel.stderr.resume();
-			};
-			wait.then(resume, resume);
-		};
+			},
+			stop: () => channel.close(),
+		});
+		const deliver = (handler: WorkspaceSpawnOptions["onStdout"], chunk: Buffer) => pump.deliver(handler, chunk);
 		channel.on("data", (chunk: Buffer) => {
 			if (pgid !== undefined || startError) {
 				deliver(onStdout, chunk);
@@ -138,18 +130,7 @@ function runChannel(
 		channel.stderr.on("data", (chunk: Buffer) => deliver(onStderr, chunk));
 		if (!onStderr) channel.stderr.resume();
 
-		let drainTimer: NodeJS.Timeout | undefined;
-		let busyChecks = 0;
-		const checkDrained = () => {
-			const busy = paused || (receivedSinceCheck && busyChecks++ < MAX_BUSY_DRAIN_CHECKS);
-			receivedSinceCheck = false;
-			if (busy) drainTimer = setTimeout(checkDrained, DRAIN_MS);
-			else channel.close();
-		};
-		void exitReported.then(() => {
-			receivedSinceCheck = false;
-			drainTimer = setTimeout(checkDrained, DRAIN_MS);
-		});
+		void exitReported.then(() => pump.exited());
 
 		const onAbort = () => {
 			aborted = true;
@@ -159,7 +140,7 @@ function runChannel(
 
 		exited.then(
 			async (exit) => {
-				clearTimeout(drainTimer);
+				pump.dispose();
 				signal?.removeEventListener("abort", onAbort);
 				if (startError) return reject(startError);
 				if (aborted) {

@@ -4,7 +4,7 @@
 // createReadOnlyToolDefinitions, each tool's schema / local operations / types, DEFAULT_MAX_LINES,
 // DEFAULT_MAX_BYTES, GREP_MAX_LINE_LENGTH, BASH_UPDATE_THROTTLE_MS, truncateHead,
 // truncateTail, truncateLine, formatSize, OutputAccumulator, processImage, processImageBytes, image limits,
-// looksBinary, resolveToolPath, resolveExistingPath (look-alike names), withFileMutationQueue, createLocalWorkspace and the
+// looksBinary, createOutputPump (the read-pause-drain loop of a Workspace spawn), resolveToolPath, resolveExistingPath (look-alike names), withFileMutationQueue, createLocalWorkspace and the
 // Workspace contract types, toolProcessEnvironment and isSecretVariableName (tool processes without secrets).
 
 export { createEditToolDefinition, localEditOperations } from "./edit/edit.js";
@@ -120,6 +120,7 @@ export {
 	type ToolEnvironmentOptions,
 	toolProcessEnvironment,
 } from "./workspace/local/tool-environment.js";
+export { createOutputPump, type OutputPump, type OutputPumpOptions } from "./workspace/output-pump.js";
 export type {
 	Workspace,
 	WorkspaceDirEntry,

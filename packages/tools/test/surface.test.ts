@@ -30,6 +30,7 @@ describe("@gantry/tools surface", () => {
 			"createLocalPowerShellOperations",
 			"createLocalWorkspace",
 			"createLsToolDefinition",
+			"createOutputPump",
 			"createPowerShellToolDefinition",
 			"createReadOnlyToolDefinitions",
 			"createReadToolDefinition",

@@ -260,9 +260,8 @@ export class AgentSession {
 			.remove(this.tempDir)
 			.catch((error: unknown) => this.#report(`could not remove the session's temp folder ${this.tempDir}`, error));
 		// A remote workspace holds a connection: the session that acted on it ends it (no handle keeps Node alive).
-		const closable = this.workspace as Workspace & { close?: () => Promise<void> };
-		if (this.#options.keepWorkspaceOpen !== true && typeof closable.close === "function") {
-			await closable.close().catch((error: unknown) => this.#report("could not close the workspace", error));
+		if (this.#options.keepWorkspaceOpen !== true && this.workspace.close !== undefined) {
+			await this.workspace.close().catch((error: unknown) => this.#report("could not close the workspace", error));
 		}
 	}
 

@@ -196,4 +196,10 @@ export interface Workspace {
 	 * Without it, find walks `fs` itself.
 	 */
 	glob?(pattern: string, cwd: string, signal: AbortSignal | undefined): Promise<string[]>;
+	/**
+	 * Optional: releases what the workspace holds (an SSH connection, a sandbox's helpers). Called once by
+	 * its owner — `AgentSession.dispose()` calls it, after `processes.killAll`, unless `keepWorkspaceOpen`.
+	 * Should not reject; a session reports a rejection and goes on.
+	 */
+	close?(): Promise<void>;
 }

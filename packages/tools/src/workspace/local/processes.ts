@@ -4,6 +4,7 @@ import { stat } from "node:fs/promises";
 import type { Readable } from "node:stream";
 import { withoutUndefined } from "@gantry/ai";
 import { onAbort, throwIfAborted } from "../../abort.js";
+import { createOutputPump, DEFAULT_DRAIN_MS } from "../output-pump.js";
 import type { WorkspaceExitStatus, WorkspaceProcesses, WorkspaceSpawnOptions } from "../types.js";
 import { findExecutable } from "./find-executable.js";
 import { CALL_MARKER_VARIABLE, DEFAULT_KILL_GRACE_MS, killLeftovers, killProcessTree } from "./kill-process-tree.js";
@@ -32,9 +33,6 @@ export interface LocalProcesses extends WorkspaceProcesses {
 	killAll(): Promise<void>;
 }
 
-const DEFAULT_DRAIN_MS = 100;
-const MAX_BUSY_DRAIN_CHECKS = 20;
-
 /**
  * This machine's processes, started with `child_process.spawn` (execa cost about 2 ms of CPU more per
  * command; see the package README). Each `spawn` is the leader of a new process group with stdin ignored, and
@@ -62,41 +60,26 @@ export function createLocalProcesses(options: LocalProcessesOptions = {}): Local
 		const marker = `${id}.${++calls}`;
 		const { child, ended } = startChild(file, args, cwd, { ...baseEnvironment(), ...env }, marker);
 		const streams = [child.stdout, child.stderr];
-		let paused = false;
-		let receivedSinceCheck = false;
-		const reader = (consumer: ((data: Buffer) => Promise<void> | undefined) | undefined) => (chunk: Buffer) => {
-			receivedSinceCheck = true;
-			const wait: unknown = consumer?.(chunk);
-			// Only a promise means "busy": a consumer written in plain JavaScript may return anything.
-			if (!isPromiseLike(wait) || paused) return;
-			paused = true;
-			for (const stream of streams) stream.pause();
-			const resume = () => {
-				paused = false;
-				for (const stream of streams) stream.resume();
-			};
-			wait.then(resume, resume);
-		};
-		child.stdout.on("data", reader(onStdout));
-		child.stderr.on("data", reader(onStderr));
-		const pid = child.pid;
-		if (pid !== undefined) running.add(pid);
-
 		const stopReading = () => {
 			for (const stream of streams) stream.destroy();
 		};
-		let drainTimer: NodeJS.Timeout | undefined;
-		let busyChecks = 0;
-		const checkDrained = () => {
-			const busy = paused || (receivedSinceCheck && busyChecks++ < MAX_BUSY_DRAIN_CHECKS);
-			receivedSinceCheck = false;
-			if (busy) drainTimer = setTimeout(checkDrained, drainMs);
-			else stopReading();
-		};
+		const pump = createOutputPump({
+			pause: () => {
+				for (const stream of streams) stream.pause();
+			},
+			resume: () => {
+				for (const stream of streams) stream.resume();
+			},
+			stop: stopReading,
+			drainMs,
+		});
+		child.stdout.on("data", (chunk: Buffer) => pump.deliver(onStdout, chunk));
+		child.stderr.on("data", (chunk: Buffer) => pump.deliver(onStderr, chunk));
+		const pid = child.pid;
+		if (pid !== undefined) running.add(pid);
 		child.once("exit", () => {
 			if (pid !== undefined) running.delete(pid);
-			receivedSinceCheck = false;
-			drainTimer = setTimeout(checkDrained, drainMs);
+			pump.exited();
 		});
 		let killing: Promise<void> | undefined;
 		const stopWaiting = onAbort(signal, () => {
@@ -111,7 +94,7 @@ export function createLocalProcesses(options: LocalProcessesOptions = {}): Local
 			if (typeof result.exitCode === "number") return { exitCode: result.exitCode };
 			throw await startFailure(file, cwd, result.reason ?? "no exit code", result.code);
 		} finally {
-			clearTimeout(drainTimer);
+			pump.dispose();
 			stopWaiting();
 		}
 	}
@@ -148,11 +131,6 @@ async function startFailure(file: string, cwd: string, reason: string, code: str
 		return codedError(`Working directory does not exist: ${cwd}. Run the command from an existing folder.`, "ENOENT");
 	if (!info.isDirectory()) return codedError(`Working directory is not a folder: ${cwd}.`, "ENOTDIR");
 	return codedError(`Could not start ${file}: ${reason}`, code);
-}
-
-/** True for a promise (or any thenable): the only return value of an output consumer that asks to wait. */
-function isPromiseLike(value: unknown): value is PromiseLike<unknown> {
-	return typeof (value as { then?: unknown } | null | undefined)?.then === "function";
 }
 
 function codedError(message: string, code: string | undefined): Error {
