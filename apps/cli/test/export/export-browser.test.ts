@@ -109,6 +109,7 @@ describe("gantry export in a real browser", () => {
 		});
 		await tab.goto(pathToFileURL(page).href);
 
+		// biome-ignore lint/performance/useDomNodeTextContent: the page is checked as a reader sees it (rendered text)
 		const body = await tab.locator("body").innerText();
 		expect(body).toContain("Fix the greeting in app.js");
 		expect(body).toContain("Thanks!");
@@ -121,6 +122,7 @@ describe("gantry export in a real browser", () => {
 		// Thinking is collapsed.
 		const thinking = tab.locator("details.thinking");
 		expect(await thinking.evaluate((element) => (element as HTMLDetailsElement).open)).toBe(false);
+		// biome-ignore lint/performance/useDomNodeTextContent: the page is checked as a reader sees it (rendered text)
 		expect(await thinking.innerText()).toContain("Thinking");
 		// The edit's diff: removed line red, added line green.
 		const color = (text: string) =>
@@ -135,8 +137,10 @@ describe("gantry export in a real browser", () => {
 		// The failing read is marked as an error.
 		const failed = tab.locator("details.tool.error", { hasText: "missing.txt" });
 		expect(await failed.count()).toBe(1);
+		// biome-ignore lint/performance/useDomNodeTextContent: the page is checked as a reader sees it (rendered text)
 		expect(await failed.locator(".status").innerText()).toContain("✗");
 		// The nested read inside run_tools' frame.
+		// biome-ignore lint/performance/useDomNodeTextContent: the page is checked as a reader sees it (rendered text)
 		expect(await tab.locator("details.tool", { hasText: "run_tools" }).innerText()).toMatch(/│ ╭─ read app\.js/);
 		// The image as a data URL, loaded.
 		const image = tab.locator("details.tool img").first();
