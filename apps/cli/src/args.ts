@@ -6,8 +6,8 @@ export type CliMode = "interactive" | "print" | "json";
 
 /** The parsed command line. */
 export interface CliOptions {
-	/** `"tools"` for `gantry tools`, else `"run"`. */
-	command: "run" | "tools";
+	/** `"tools"` for `gantry tools`, `"sessions"` for `gantry sessions`, else `"run"`. */
+	command: "run" | "tools" | "sessions";
 	/** The prompt given as arguments (joined with spaces). */
 	prompt?: string;
 	provider?: string;
@@ -27,9 +27,20 @@ export interface CliOptions {
 	extensions: string[];
 	session?: string;
 	continue: boolean;
+	/**
+	 * `--resume [ID|PATH]`: `true` without a value (interactive mode opens a picker), else the session's id
+	 * (or a unique prefix of it, as `gantry sessions` shows it) or a transcript path.
+	 */
+	resume?: string | true;
 	/** `--no-session`: keep the conversation in memory, write no transcript. */
 	noSession: boolean;
 	cwd?: string;
+	/** `--system-prompt TEXT|@FILE`: replaces the opening instructions of the system prompt (read later). */
+	systemPrompt?: string;
+	/** `--append-system-prompt TEXT|@FILE`: added at the end of the system prompt (read later). */
+	appendSystemPrompt?: string;
+	/** `--no-context-files`: no AGENTS.md / CLAUDE.md in the system prompt. */
+	noContextFiles: boolean;
 	/** `--ssh user@host[:port]`: run every builtin on that host (`GANTRY_SSH` when absent). */
 	ssh?: string;
 	/** `-i KEYFILE`: the private key for `--ssh`. */
@@ -42,15 +53,20 @@ export interface CliOptions {
 	demo: boolean;
 	/** `--mode`, or `"print"` for `-p`; undefined lets the program choose. */
 	mode?: CliMode;
-	/** `gantry tools --json`. */
+	/** `gantry tools --json` / `gantry sessions --json`. */
 	json: boolean;
 	help: boolean;
 	version: boolean;
 }
 
-type OptionSpec = { name: string; short?: string; kind: "string" | "list" | "repeat" | "flag" };
+/**
+ * One option of the command line: `string` takes one value, `list` a comma list (repeatable), `repeat` one
+ * value per use, `flag` none, `optional` a value when the next word is not an option.
+ */
+export type OptionSpec = { name: string; short?: string; kind: "string" | "list" | "repeat" | "flag" | "optional" };
 
-const OPTIONS: readonly OptionSpec[] = [
+/** Every option `gantry` knows (the README's options table is checked against this list). */
+export const OPTIONS: readonly OptionSpec[] = [
 	{ name: "provider", kind: "string" },
 	{ name: "model", kind: "string" },
 	{ name: "base-url", kind: "string" },
@@ -63,8 +79,12 @@ const OPTIONS: readonly OptionSpec[] = [
 	{ name: "extension", short: "e", kind: "repeat" },
 	{ name: "session", kind: "string" },
 	{ name: "continue", short: "c", kind: "flag" },
+	{ name: "resume", short: "r", kind: "optional" },
 	{ name: "no-session", kind: "flag" },
 	{ name: "cwd", kind: "string" },
+	{ name: "system-prompt", kind: "string" },
+	{ name: "append-system-prompt", kind: "string" },
+	{ name: "no-context-files", kind: "flag" },
 	{ name: "ssh", kind: "string" },
 	{ name: "identity", short: "i", kind: "string" },
 	{ name: "yes", short: "y", kind: "flag" },
@@ -114,7 +134,7 @@ function parseList(option: string, value: string): string[] {
 }
 
 /**
- * Parses `gantry [options] [prompt…]` and `gantry tools [--json]`. `--name=value` and `--name value`
+ * Parses `gantry [options] [prompt…]`, `gantry tools [--json]` and `gantry sessions [--json]`. `--name=value` and `--name value`
  * both work; `--` ends the options. Throws a `usage` `CliError` (exit code 2) for unknown options,
  * missing or bad values and options that do not go together.
  */
@@ -152,8 +172,14 @@ export function parseCliArguments(input: readonly string[]): CliOptions {
 				index++;
 			}
 		}
+		if (option.kind === "optional" && value === undefined) {
+			if (flags.has(option.name) || values.has(option.name)) throw usageError(`--${option.name} was given twice`);
+			flags.add(option.name);
+			continue;
+		}
 		if (value === undefined || value === "") throw usageError(`${name} needs a value`);
-		if (option.kind === "string") {
+		if (option.kind === "string" || option.kind === "optional") {
+			if (flags.has(option.name)) throw usageError(`--${option.name} was given twice`);
 			if (values.has(option.name)) throw usageError(`--${option.name} was given twice`);
 			values.set(option.name, value);
 		} else if (option.kind === "list") {
@@ -171,9 +197,12 @@ function buildOptions(
 	flags: Set<string>,
 	positionals: string[],
 ): CliOptions {
-	const command: CliOptions["command"] = positionals[0] === "tools" ? "tools" : "run";
-	const words = command === "tools" ? positionals.slice(1) : positionals;
-	if (command === "tools" && words.length > 0) throw usageError(`gantry tools takes no arguments (got "${words[0]}")`);
+	const command: CliOptions["command"] =
+		positionals[0] === "tools" ? "tools" : positionals[0] === "sessions" ? "sessions" : "run";
+	const words = command === "run" ? positionals : positionals.slice(1);
+	if (command !== "run" && words.length > 0) {
+		throw usageError(`gantry ${command} takes no arguments (got "${words[0]}")`);
+	}
 	const prompt = words.length > 0 ? words.join(" ") : undefined;
 	const modeValue = values.get("mode");
 	if (modeValue !== undefined && !MODES.includes(modeValue as CliMode)) {
@@ -199,8 +228,12 @@ function buildOptions(
 		extensions: lists.get("extension") ?? [],
 		session: values.get("session"),
 		continue: flags.has("continue"),
+		resume: flags.has("resume") ? (true as const) : values.get("resume"),
 		noSession: flags.has("no-session"),
 		cwd: values.get("cwd"),
+		systemPrompt: values.get("system-prompt"),
+		appendSystemPrompt: values.get("append-system-prompt"),
+		noContextFiles: flags.has("no-context-files"),
 		ssh: values.get("ssh"),
 		identity: values.get("identity"),
 		yes: flags.has("yes"),
@@ -229,13 +262,17 @@ function checkDemoOptions(given: ReadonlySet<string>): void {
 }
 
 function checkCombinations(options: CliOptions, given: ReadonlySet<string>): void {
-	if (options.json && options.command !== "tools") {
-		throw usageError("--json only goes with `gantry tools` (for a run, use --mode json)");
+	if (options.json && options.command === "run") {
+		throw usageError("--json only goes with `gantry tools` and `gantry sessions` (for a run, use --mode json)");
 	}
-	if (options.session !== undefined && options.continue)
-		throw usageError("Use either --session or --continue, not both");
-	if (options.noSession && (options.session !== undefined || options.continue)) {
-		throw usageError("--no-session cannot be combined with --session or --continue");
+	const chosen = [
+		options.session !== undefined ? "--session" : undefined,
+		options.continue ? "--continue" : undefined,
+		options.resume !== undefined ? "--resume" : undefined,
+	].filter((name) => name !== undefined);
+	if (chosen.length > 1) throw usageError(`Use one of ${chosen.join(", ")}, not several`);
+	if (options.noSession && chosen.length > 0) {
+		throw usageError(`--no-session cannot be combined with ${chosen[0]}`);
 	}
 	if (options.baseUrl !== undefined) {
 		let url: URL | undefined;
@@ -248,11 +285,13 @@ function checkCombinations(options: CliOptions, given: ReadonlySet<string>): voi
 			throw usageError(`--base-url must be an http(s) URL, e.g. http://127.0.0.1:11434/v1 (got "${options.baseUrl}")`);
 		}
 	}
-	if (options.demo && options.command === "tools") throw usageError("--demo cannot be combined with `gantry tools`");
+	if (options.demo && options.command !== "run") {
+		throw usageError(`--demo cannot be combined with \`gantry ${options.command}\``);
+	}
 	if (options.demo && options.prompt !== undefined) throw usageError("--demo plays its own prompt; drop the prompt");
 	if (options.demo && options.mode !== undefined) throw usageError("--demo cannot be combined with --mode or -p");
 	if (options.demo) checkDemoOptions(given);
-	if (options.command === "tools" && options.mode !== undefined) {
-		throw usageError("`gantry tools` has no --mode (use --json for JSON)");
+	if (options.command !== "run" && options.mode !== undefined) {
+		throw usageError(`\`gantry ${options.command}\` has no --mode (use --json for JSON)`);
 	}
 }

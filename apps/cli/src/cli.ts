@@ -12,7 +12,9 @@ import { readVersion } from "./package-info.js";
 import { appendPipedInput, readPipedInput } from "./piped-input.js";
 import { openRemoteWorkspace } from "./remote/remote-session.js";
 import type { SessionSetup } from "./session-factory.js";
-import { chooseSessionFile, type SessionFileChoice, sessionsRoot } from "./sessions.js";
+import { findSession, listSessions, type SessionSummary } from "./session-list.js";
+import { chooseSessionFile, type SessionFileChoice, sessionSavedLine, sessionsRoot } from "./sessions.js";
+import { systemPromptOptions } from "./system-prompt-flags.js";
 import { resolveWorkingFolder } from "./working-folder.js";
 
 // The session stack takes about a second to load, so it is imported only once a run needs it:
@@ -45,6 +47,10 @@ export async function runCli(argv: readonly string[], io: CliIo = processIo()): 
 		if (options.command === "tools") {
 			const { runToolsCommand } = await import("./commands/tools.js");
 			return await runToolsCommand(options, io.stdout);
+		}
+		if (options.command === "sessions") {
+			const { runSessionsCommand } = await import("./commands/sessions.js");
+			return await runSessionsCommand(options, io);
 		}
 		if (options.demo) {
 			const { runDemo } = await import("./demo/run-demo.js");
@@ -98,11 +104,12 @@ async function runSessionIn(
 	}
 	const { streamSettings } = await import("./stream-settings.js");
 	const stream = streamSettings(options, io.env);
-	const selected = selectModel(options, io.env);
-	requireApiKey(selected);
+	const promptOptions = systemPromptOptions(options);
 	// A remote folder's sessions are kept apart from a local folder of the same path.
 	const sessionKey = workspace ? `${workspace.label}${cwd}` : cwd;
-	const session = options.noSession ? undefined : chooseSessionFile(options, sessionKey);
+	const { session, pickFrom } = options.noSession ? {} : chooseSession(options, sessionKey, mode);
+	const selected = selectModel(options, io.env);
+	requireApiKey(selected);
 	// Full-output files stay with the session; with --no-session in a temp folder that is kept too.
 	pruneOutputFolders(sessionsRoot());
 	const outputFolder = session ? outputFolderFor(session.path) : mkdtempSync(join(tmpdir(), "gantry-output-"));
@@ -116,29 +123,58 @@ async function runSessionIn(
 				...withoutUndefined({ apiKey: selected.apiKey }),
 				stream,
 				onNotice: (message) => io.stderr.write(`gantry: ${message}\n`),
+				sessionOptions: { ...promptOptions, ...(workspace ? { workspace } : {}) },
 				// Over SSH the full-output files stay on the host, in the session's temp folder there.
-				...(workspace ? { sessionOptions: { workspace } } : { outputFolder }),
+				...(workspace ? {} : { outputFolder }),
 			},
-			{
-				mode,
-				io,
-				session,
-				prompt,
-			},
+			{ mode, io, prompt, ...withoutUndefined({ session, sessionKey: session && sessionKey, pickFrom }) },
 		);
 	} finally {
 		removeIfEmpty(outputFolder);
 	}
 }
 
+/**
+ * The transcript of a run: `--resume ID|PATH`, `--session`, `--continue`, or a new one; with `--resume` and
+ * no value also the sessions interactive mode offers to pick from (a usage error in the other modes).
+ */
+function chooseSession(
+	options: CliOptions,
+	sessionKey: string,
+	mode: CliMode,
+): { session: SessionFileChoice; pickFrom?: SessionSummary[] } {
+	if (typeof options.resume === "string") {
+		return { session: { path: findSession(options.resume, sessionKey), origin: "resumed" } };
+	}
+	const session = chooseSessionFile(options, sessionKey);
+	if (options.resume !== true) return { session };
+	if (mode !== "interactive") {
+		throw usageError(
+			`--resume without an id lists sessions to pick from, which needs interactive mode; pass the id (gantry sessions lists them)`,
+		);
+	}
+	return { session, pickFrom: listSessions(sessionKey) };
+}
+
 async function runWithSession(
 	setup: SessionSetup,
-	run: { mode: CliMode; io: CliIo; session: SessionFileChoice | undefined; prompt: string | undefined },
+	run: {
+		mode: CliMode;
+		io: CliIo;
+		session?: SessionFileChoice;
+		sessionKey?: string;
+		pickFrom?: SessionSummary[];
+		prompt: string | undefined;
+	},
 ): Promise<number> {
 	const { mode, io, session, prompt } = run;
 	if (mode === "interactive") {
 		const { runInteractiveMode } = await import("./modes/interactive.js");
-		return runInteractiveMode({ ...setup, io, ...withoutUndefined({ session, initialPrompt: prompt }) });
+		return runInteractiveMode({
+			...setup,
+			io,
+			...withoutUndefined({ session, sessionKey: run.sessionKey, pickFrom: run.pickFrom, initialPrompt: prompt }),
+		});
 	}
 	const { openSession } = await import("./session-factory.js");
 	const agentSession = await openSession({ ...setup, ...(session ? { sessionFile: session.path } : {}) });
@@ -151,5 +187,7 @@ async function runWithSession(
 		return await runPrintMode(agentSession, prompt as string, io);
 	} finally {
 		await agentSession.dispose();
+		// Where the conversation went and how to go on with it, on stderr: stdout stays the answer (or JSON).
+		if (session) io.stderr.write(`${sessionSavedLine(session)}\n`);
 	}
 }

@@ -1,3 +1,5 @@
+import { slashCommandLines } from "./tui/slash-command-list.js";
+
 /** The text of `gantry --help`. */
 export function helpText(version: string): string {
 	return `gantry ${version} — a coding agent in your terminal
@@ -7,6 +9,7 @@ Usage
   gantry [options] "prompt"        run one prompt, print the answer (also: -p, or a prompt on stdin)
   gantry --mode json "prompt"      every session event as one JSON line
   gantry tools [--json]            list every registered tool
+  gantry sessions [--json]         this folder's sessions, newest first (ids for --resume)
   gantry export <file.jsonl> [-o out.html]
                                    a session as one self-contained HTML page to share
   gantry mcp serve|list|call       serve Gantry's tools over MCP, list or call MCP servers (gantry mcp --help)
@@ -22,6 +25,12 @@ Model
   --timeout <duration>    end a request when the server sends nothing this long: 90 (s), 500ms,
                           2m (default: 120 s; also GANTRY_IDLE_TIMEOUT_MS)
   --thinking <level>      reasoning effort: minimal, low, medium or high
+  --system-prompt <text>  replace gantry's opening instructions (@FILE reads a file; tools, project
+                          instructions and the working folder are still added)
+  --append-system-prompt <text>
+                          add to the end of the system prompt (@FILE reads a file)
+  --no-context-files      leave AGENTS.md / CLAUDE.md (folder up to the repository root, and
+                          ~/.gantry/AGENTS.md) out of the system prompt
 
 Tools
   --tools <a,b>           only these tools (names or * patterns); named ones start active,
@@ -39,21 +48,26 @@ Tools
 Session
   --session <file>        use this JSONL transcript (resumed when it exists)
   -c, --continue          resume the latest session of this folder
+  -r, --resume [id]       resume a session: its id from gantry sessions (a unique prefix works) or a
+                          transcript path; without one, interactive mode lists them to pick from
   --no-session            save no transcript (the conversation stays in memory)
   --cwd <folder>          work in this folder (default: the current one)
   --ssh <user@host:port>  run every tool on that host over SSH (also GANTRY_SSH; port optional);
                           --cwd is then the folder there (default: home); host key from ~/.ssh/known_hosts;
                           .gantry/settings*.json are read there, the host's .mcp.json is not used
-  -i <keyfile>            the private key for --ssh (default: ssh-agent, then ~/.ssh/id_ed25519 …)
+  -i, --identity <file>   the private key for --ssh (default: ssh-agent, then ~/.ssh/id_ed25519 …)
   --mode <mode>           interactive, print or json
   -p, --print             print mode: run the prompt, final answer on stdout, tool activity on stderr
 
   -h, --help              this help
   -v, --version           the version
 
+Interactive commands
+${slashCommandLines("  ").join("\n")}
+  Ctrl-C aborts a run; Ctrl-C twice at an empty prompt exits.
+
 Piped input is added to the prompt (git diff | gantry "Review this diff"), up to 400 KB.
-Sessions are saved under ~/.gantry/sessions/<folder>-<hash>/. Interactive commands: /tools, /tools on <name>,
-/tools off <name>, /session, /export [file], /help, /exit. Ctrl-C aborts a run; Ctrl-C twice at an empty prompt exits.
+Sessions are saved under ~/.gantry/sessions/<folder>-<hash>/; print mode names the file on stderr.
 
 Examples
   OPENAI_API_KEY=sk-... gantry "Why does the build fail?"

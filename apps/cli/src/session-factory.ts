@@ -3,6 +3,7 @@ import { type Model, withoutUndefined } from "@gantry/ai";
 import {
 	type AgentSession,
 	type AgentSessionOptions,
+	CONTEXT_FILES_MAX_BYTES,
 	createAgentSession,
 	createPermissionPolicy,
 	type PermissionPolicyOptions,
@@ -103,6 +104,12 @@ export async function openSession(setup: SessionSetup): Promise<AgentSession> {
 		throw new CliError("session_failed", error instanceof Error ? error.message : String(error), { cause: error });
 	}
 	if (mcp) attachMcpServers(session, mcp);
+	for (const file of session.contextFiles) {
+		if (file.omittedBytes === undefined) continue;
+		setup.onNotice?.(
+			`${file.path}: ${file.omittedBytes.toLocaleString("en-US")} bytes left out of the system prompt (instruction files may take ${CONTEXT_FILES_MAX_BYTES / 1024} KiB together)`,
+		);
+	}
 	const failures = session.runner
 		.getDiagnostics()
 		.filter((diagnostic) => diagnostic.code === "load_failed" || diagnostic.code === "extension_failed");

@@ -42,20 +42,41 @@ export function newSessionFile(cwd: string, home?: string, now = new Date()): st
 	return join(sessionFolder(cwd, home), `${stamp}_${randomBytes(3).toString("hex")}.jsonl`);
 }
 
-/** The working folder a transcript's header names (its first line), or undefined when unreadable. */
-function transcriptCwd(path: string): string | undefined {
+/** A transcript's header (its first line), or undefined when unreadable. */
+function transcriptHeader(path: string): { cwd?: unknown; id?: unknown } | undefined {
 	let descriptor: number | undefined;
 	try {
 		descriptor = openSync(path, "r");
 		const buffer = Buffer.alloc(4096);
 		const read = readSync(descriptor, buffer, 0, buffer.length, 0);
-		const header = JSON.parse(buffer.subarray(0, read).toString("utf8").split("\n")[0]) as { cwd?: unknown };
-		return typeof header.cwd === "string" ? header.cwd : undefined;
+		const header: unknown = JSON.parse(buffer.subarray(0, read).toString("utf8").split("\n")[0]);
+		return typeof header === "object" && header !== null ? header : undefined;
 	} catch {
 		return undefined;
 	} finally {
 		if (descriptor !== undefined) closeSync(descriptor);
 	}
+}
+
+/** The working folder a transcript's header names, or undefined when unreadable. */
+function transcriptCwd(path: string): string | undefined {
+	const cwd = transcriptHeader(path)?.cwd;
+	return typeof cwd === "string" ? cwd : undefined;
+}
+
+/**
+ * The line print and JSON mode end with on stderr: where the transcript is and the command that goes on
+ * with it (`--resume` and the id `gantry sessions` shows; the path for a `--session` file).
+ */
+export function sessionSavedLine(choice: SessionFileChoice): string {
+	const id = transcriptHeader(choice.path)?.id;
+	const resume = choice.origin !== "given" && typeof id === "string" ? id.slice(0, 8) : shellWord(choice.path);
+	return `Session: ${choice.path} (go on with: gantry --resume ${resume})`;
+}
+
+/** A word as a POSIX shell reads it back: quoted when it holds anything but plain path characters. */
+function shellWord(word: string): string {
+	return /^[\w@%+=:,./-]+$/.test(word) ? word : `'${word.replace(/'/g, `'\\''`)}'`;
 }
 
 /** The transcripts in `folder` with their modification times (none when it does not exist). */
@@ -74,17 +95,21 @@ function transcriptsIn(folder: string): { path: string; time: number }[] {
 }
 
 /**
- * The most recently written transcript of `cwd`, or undefined when it has none. Sessions written
- * before folders were keyed by a hash (folder named by the slug alone) count when their header names
- * exactly this folder.
+ * Every transcript of `cwd` with its modification time, in no order. Sessions written before folders were
+ * keyed by a hash (folder named by the slug alone) count when their header names exactly this folder.
  */
-export function latestSessionFile(cwd: string, home?: string): string | undefined {
+export function folderTranscripts(cwd: string, home?: string): { path: string; time: number }[] {
 	const full = resolve(cwd);
 	const legacy = transcriptsIn(join(sessionsRoot(home), cwdSlug(full))).filter(
 		(entry) => transcriptCwd(entry.path) === full,
 	);
+	return [...transcriptsIn(sessionFolder(full, home)), ...legacy];
+}
+
+/** The most recently written transcript of `cwd` (see `folderTranscripts`), or undefined when it has none. */
+export function latestSessionFile(cwd: string, home?: string): string | undefined {
 	let latest: { path: string; time: number } | undefined;
-	for (const entry of [...transcriptsIn(sessionFolder(full, home)), ...legacy]) {
+	for (const entry of folderTranscripts(cwd, home)) {
 		if (!latest || entry.time > latest.time || (entry.time === latest.time && entry.path > latest.path)) latest = entry;
 	}
 	return latest?.path;
@@ -93,8 +118,8 @@ export function latestSessionFile(cwd: string, home?: string): string | undefine
 /** Which transcript a run uses, and whether it resumes one. */
 export interface SessionFileChoice {
 	path: string;
-	/** How it was chosen, for the banner. */
-	origin: "given" | "continued" | "new";
+	/** How it was chosen, for the banner: `--session`, `--continue`, `--resume` or a new one. */
+	origin: "given" | "continued" | "resumed" | "new";
 }
 
 /**

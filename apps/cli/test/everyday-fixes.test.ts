@@ -38,7 +38,8 @@ describe("everyday fixes", () => {
 			home: workspace.home,
 			env: { OPENAI_BASE_URL: server.openaiBaseUrl },
 		});
-		expect(run.stderr).toBe("");
+		// Only the line naming the session: tool activity and errors would show here too.
+		expect(run.stderr).toMatch(/^Session: \S+\.jsonl \(go on with: gantry --resume [0-9a-f]{8}\)\n$/);
 		expect(run.stdout).toBe("From the variable.\n");
 		expect(server.requests).toHaveLength(1);
 	});

@@ -1,6 +1,7 @@
 // @gantry/coding-agent public API: createAgentSession, AgentSession, AgentSessionOptions, AgentSessionEvent,
 // AgentSessionListener, SessionDiagnosticListener, createPermissionPolicy, classifyTool, PermissionPolicyOptions,
-// PermissionClass, PermissionRules, explainToolPermission, analyzeShellCommand, buildSystemPrompt, Transcript,
+// PermissionClass, PermissionRules, explainToolPermission, analyzeShellCommand, buildSystemPrompt, findContextFiles,
+// ContextFile, CONTEXT_FILE_NAMES, CONTEXT_FILES_MAX_BYTES, Transcript,
 // loadTranscript, transcript entry types, NESTED_CALL_LIMITS, compileNamePatterns, createCodemodeToolDefinition,
 // runCodemodeScript,
 // createToolSearchToolDefinition, rankTools, CodingAgentError, CodingAgentErrorCode, and the settings types
@@ -32,6 +33,13 @@ export {
 	type AgentSessionListener,
 	type SessionDiagnosticListener,
 } from "./session/agent-session.js";
+export {
+	CONTEXT_FILE_NAMES,
+	CONTEXT_FILES_MAX_BYTES,
+	type ContextFile,
+	type FindContextFilesOptions,
+	findContextFiles,
+} from "./session/context-files.js";
 export { createAgentSession } from "./session/create-session.js";
 export { compileNamePatterns } from "./session/name-patterns.js";
 export { NESTED_CALL_LIMITS } from "./session/nested-records.js";

@@ -8,6 +8,8 @@ describe("@gantry/coding-agent surface", () => {
 		expect(Object.keys(api).sort()).toEqual(
 			[
 				"AgentSession",
+				"CONTEXT_FILES_MAX_BYTES",
+				"CONTEXT_FILE_NAMES",
 				"CodingAgentError",
 				"DEFAULT_CODEMODE_MAX_OUTPUT_TOKENS",
 				"DEFAULT_CODEMODE_MEMORY_LIMIT_BYTES",
@@ -23,6 +25,7 @@ describe("@gantry/coding-agent surface", () => {
 				"createPermissionPolicy",
 				"createToolSearchToolDefinition",
 				"explainToolPermission",
+				"findContextFiles",
 				"loadTranscript",
 				"rankTools",
 				"runCodemodeScript",

@@ -31,6 +31,8 @@ export async function runDemo(options: CliOptions, io: CliIo): Promise<number> {
 		sessionFile: folder.sessionFile,
 		permissions: { allowTools: ["edit"], allowCommandPrefixes: ["node --test"] },
 		extraExtensions: [DEMO_EXTENSION],
+		// The scripted session is the same on every machine: no one's own AGENTS.md joins it.
+		sessionOptions: { contextFiles: false },
 	});
 	session.setActiveToolsByName([...session.getActiveToolNames(), "ls", "find", "grep"]);
 	const screen: Screen = live ? new LiveScreen(io.stdout) : new PlainScreen(io.stdout);

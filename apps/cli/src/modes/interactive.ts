@@ -1,17 +1,22 @@
+import { homedir } from "node:os";
+import { posix, relative } from "node:path";
 import type { AgentSession, PermissionPolicyOptions } from "@gantry/coding-agent";
 import type { Theme } from "@gantry/extensions";
 import { keepAlwaysAnswers } from "../always-answers.js";
 import { usageError } from "../errors.js";
 import type { CliIo } from "../io.js";
+import { outputFolderFor, prepareOutputFolder, removeIfEmpty } from "../output-files.js";
 import { readVersion } from "../package-info.js";
 import { permissionOptionsFor } from "../permission-settings.js";
 import { frameDefinitions } from "../remote/host-frames.js";
 import { openSession, type SessionSetup } from "../session-factory.js";
+import type { SessionSummary } from "../session-list.js";
 import type { SessionFileChoice } from "../sessions.js";
 import { KeyInput } from "../tui/key-input.js";
 import { LineEditor } from "../tui/line-editor.js";
 import { LiveScreen } from "../tui/live-screen.js";
 import { replayConversation } from "../tui/replay.js";
+import { pickSession } from "../tui/session-picker.js";
 import { SessionView } from "../tui/session-view.js";
 import { runSlashCommand } from "../tui/slash-commands.js";
 import { TerminalUI } from "../tui/terminal-ui.js";
@@ -23,6 +28,10 @@ export interface InteractiveSetup extends Omit<SessionSetup, "ui" | "sessionFile
 	io: CliIo;
 	/** The transcript; none with `--no-session`. */
 	session?: SessionFileChoice;
+	/** The key of the folder's sessions (`sessionKey`), for the new transcript of `/clear`. */
+	sessionKey?: string;
+	/** `--resume` without an id: the folder's sessions, newest first, to pick one from before the banner. */
+	pickFrom?: SessionSummary[];
 	/** A prompt to run first (`gantry --mode interactive "prompt"`). */
 	initialPrompt?: string;
 }
@@ -56,6 +65,11 @@ export async function runInteractiveMode(setup: InteractiveSetup): Promise<numbe
 	});
 	let session: AgentSession;
 	let permissions: PermissionPolicyOptions;
+	const chosen = setup.pickFrom ? await pickSession(setup.pickFrom, ui, theme) : undefined;
+	const file: SessionFileChoice | undefined = chosen ? { path: chosen.path, origin: "resumed" } : setup.session;
+	// Full-output files stay with the transcript they belong to.
+	const outputFolder = chosen && setup.outputFolder !== undefined ? outputFolderFor(chosen.path) : setup.outputFolder;
+	if (outputFolder !== undefined) prepareOutputFolder(outputFolder);
 	// Notes about the setup (an unused remote .mcp.json), shown under the banner.
 	const notices: string[] = [];
 	try {
@@ -67,11 +81,12 @@ export async function runInteractiveMode(setup: InteractiveSetup): Promise<numbe
 		const always = keepAlwaysAnswers(setup, ui, allow);
 		session = await openSession({
 			...setup,
+			...(outputFolder !== undefined ? { outputFolder } : {}),
 			ui,
 			onNotice: (message) => notices.push(message),
 			// The settings were read once, above; the session's policy takes them as they are.
 			policyOptions: { ...configured, ...always },
-			...(setup.session ? { sessionFile: setup.session.path } : {}),
+			...(file ? { sessionFile: file.path } : {}),
 		});
 	} catch (error) {
 		screen.close();
@@ -84,9 +99,9 @@ export async function runInteractiveMode(setup: InteractiveSetup): Promise<numbe
 		modelInfo: () => session.model,
 	});
 	session.subscribe(view.handle);
-	view.commit(banner(session, setup, theme));
+	view.commit(banner(session, { ...setup, ...(file ? { session: file } : {}) }, theme));
 	for (const notice of notices) ui.notify(notice, "warning");
-	if (setup.session?.origin !== "new" && session.messages.length > 0) replayConversation(session.messages, view, theme);
+	if (file?.origin !== "new" && session.messages.length > 0) replayConversation(session.messages, view, theme);
 	const editor = new LineEditor();
 	try {
 		let next = setup.initialPrompt;
@@ -138,6 +153,7 @@ export async function runInteractiveMode(setup: InteractiveSetup): Promise<numbe
 		stdout.write(BRACKETED_PASTE_OFF);
 		keys.close();
 		await session.dispose();
+		if (outputFolder !== undefined && outputFolder !== setup.outputFolder) removeIfEmpty(outputFolder);
 	}
 	return 0;
 }
@@ -157,9 +173,22 @@ function banner(session: AgentSession, setup: InteractiveSetup, theme: Theme): s
 					? `Resumed ${file.path} (${session.messages.length} messages)`
 					: `Session ${file.path}`,
 		),
+		...(session.contextFiles.length > 0 ? [theme.muted(`Instructions: ${instructionNames(session).join(" · ")}`)] : []),
 		theme.muted("Type a prompt · /help for commands · Ctrl-C aborts a run, twice at an empty prompt exits"),
 		"",
 	];
+}
+
+/** The instruction files in the system prompt, named from the working folder (`~` for the home folder). */
+function instructionNames(session: AgentSession): string[] {
+	const { workspace } = session;
+	const path = workspace.isLocal ? { relative } : posix;
+	const home = homedir();
+	return session.contextFiles.map((file) =>
+		file.path.startsWith(`${home}/`) && !file.path.startsWith(`${workspace.cwd}/`)
+			? `~${file.path.slice(home.length)}`
+			: path.relative(workspace.cwd, file.path),
+	);
 }
 
 /** Shows the prompt line and resolves with the submitted text, or undefined when the person leaves. */

@@ -6,6 +6,7 @@ import { exportTranscript } from "../export/write-export.js";
 import { formatToolTable, listTools } from "../tool-list.js";
 import { summarizeUsage } from "../usage-summary.js";
 import { mcpCommand } from "./mcp-command.js";
+import { slashCommandLines } from "./slash-command-list.js";
 
 /** What the prompt loop does after a slash command. */
 export type SlashOutcome = "continue" | "exit";
@@ -20,16 +21,7 @@ export interface SlashContext {
 	permissions?: PermissionPolicyOptions;
 }
 
-const HELP = [
-	"/tools              every registered tool: exposure, active, callable, annotations, permission, source",
-	"/tools on <name>    declare a tool to the model from the next request",
-	"/tools off <name>   stop declaring a tool",
-	"/mcp                the MCP servers: status, and their tools' exposure and state",
-	"/session            session file, message count and token usage",
-	"/export [file]      the session as one self-contained HTML page (default: the transcript's path with .html)",
-	"/help               this list",
-	"/exit               leave (or Ctrl-C twice at an empty prompt, or Ctrl-D)",
-];
+const HELP = slashCommandLines();
 
 /** Runs `/tools`, `/tools on|off <name>`, `/mcp`, `/session`, `/export [file]`, `/help` or `/exit`; unknown commands get a hint. */
 export function runSlashCommand(input: string, context: SlashContext): SlashOutcome {

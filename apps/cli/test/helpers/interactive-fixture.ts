@@ -43,19 +43,20 @@ export function useInteractiveFixture(prepare?: (project: string) => void): Inte
 
 /**
  * Starts interactive gantry against the fixture's server in a real terminal (`extra` arguments after the
- * model) and waits for its prompt.
+ * model) and waits for its prompt (or for `options.waitFor`, e.g. a question asked before it).
  */
 export async function startInteractiveGantry(
 	fixture: InteractiveFixture,
 	extra: string[] = [],
-	size: { width?: number } = {},
+	options: { width?: number; waitFor?: string } = {},
 ): Promise<TmuxTerminal> {
+	const { waitFor, ...size } = options;
 	const { workspace, server } = fixture;
 	const terminal = TmuxTerminal.start(
 		[process.execPath, CLI_ENTRY, "--base-url", server.openaiBaseUrl, "--model", "scripted", ...extra],
 		{ cwd: workspace.project, env: { HOME: workspace.home }, ...size },
 	);
 	fixture.terminal = terminal;
-	await terminal.waitFor("Type a prompt");
+	await terminal.waitFor(waitFor ?? "Type a prompt");
 	return terminal;
 }

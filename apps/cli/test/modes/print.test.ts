@@ -41,7 +41,8 @@ describe("print mode", () => {
 	it("prints the final answer on stdout", async () => {
 		server.enqueue({ text: "The answer is 42." });
 		const run = await gantry(["-p", "What is the answer?"]);
-		expect(run.stderr).toBe("");
+		// Only the line naming the session: tool activity and errors would show here too.
+		expect(run.stderr).toMatch(/^Session: \S+\.jsonl \(go on with: gantry --resume [0-9a-f]{8}\)\n$/);
 		expect(run.code).toBe(0);
 		expect(run.stdout).toBe("The answer is 42.\n");
 		const messages = server.requests[0].body.messages as { role: string; content: unknown }[];

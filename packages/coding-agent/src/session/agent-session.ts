@@ -19,6 +19,7 @@ import {
 } from "@gantry/ai";
 import { type ExtensionRunner, type ToolDefinition, type ToolInfo, wrapToolDefinition } from "@gantry/extensions";
 import type { Workspace } from "@gantry/tools";
+import type { ContextFile } from "./context-files.js";
 import { createToolHooks } from "./hook-bridge.js";
 import { applyToolLoadout } from "./loadout.js";
 import { createToolFilter } from "./name-patterns.js";
@@ -50,6 +51,8 @@ export class AgentSession {
 	readonly workspace: Workspace;
 	/** The prompt-cache key every model request carries (`options.sessionId`, else derived; see there). */
 	readonly sessionId: string;
+	/** The instruction files (AGENTS.md, CLAUDE.md) in the system prompt, in order (`options.contextFiles`). */
+	readonly contextFiles: readonly ContextFile[];
 	readonly #options: AgentSessionOptions;
 	readonly #registry = new ToolRegistry();
 	readonly #nested: NestedToolCallRunner;
@@ -71,13 +74,14 @@ export class AgentSession {
 		options: AgentSessionOptions,
 		runner: ExtensionRunner,
 		transcript: { transcript: Transcript; loaded?: LoadedTranscript } | undefined,
-		environment: { workspace: Workspace; tempDir: string },
+		environment: { workspace: Workspace; tempDir: string; contextFiles?: readonly ContextFile[] },
 	) {
 		this.#options = options;
 		this.sessionId = options.sessionId ?? sessionIdFor(options.sessionFile);
 		this.runner = runner;
 		this.workspace = environment.workspace;
 		this.tempDir = environment.tempDir;
+		this.contextFiles = environment.contextFiles ?? [];
 		this.#transcript = transcript?.transcript;
 		this.#namedInAllowlist = new Set((options.tools ?? []).filter((name) => !name.includes("*")));
 		this.#isAllowed = createToolFilter(options.tools, options.excludeTools);
@@ -314,6 +318,7 @@ export class AgentSession {
 				declared: loadout.declaredDefinitions,
 				basePrompt: this.#options.systemPrompt,
 				appendix: this.#options.appendSystemPrompt,
+				contextFiles: this.contextFiles,
 			}),
 		);
 		const active = this.#registry.activeNames();

@@ -4,6 +4,7 @@ import { type Extension, ExtensionRunner, loadExtensions } from "@gantry/extensi
 import { createLocalWorkspace, type Workspace } from "@gantry/tools";
 import { CodingAgentError } from "../errors.js";
 import { AgentSession } from "./agent-session.js";
+import { type ContextFile, findContextFiles } from "./context-files.js";
 import type { AgentSessionOptions } from "./session-options.js";
 import { sessionToolEnvironment } from "./tool-environment.js";
 import { Transcript } from "./transcript.js";
@@ -51,7 +52,20 @@ export async function createAgentSession(input: AgentSessionOptions): Promise<Ag
 			);
 		}
 	}
-	return new AgentSession(options, runner, transcript, { workspace, tempDir: await createSessionTempDir(workspace) });
+	const contextFiles = await contextFilesFor(options, workspace);
+	return new AgentSession(options, runner, transcript, {
+		workspace,
+		tempDir: await createSessionTempDir(workspace),
+		contextFiles,
+	});
+}
+
+function contextFilesFor(options: AgentSessionOptions, workspace: Workspace): Promise<ContextFile[]> | ContextFile[] {
+	const given = options.contextFiles ?? true;
+	if (given === false) return [];
+	if (given === true)
+		return findContextFiles(options.home === undefined ? { workspace } : { workspace, home: options.home });
+	return given.map((file) => ({ ...file }));
 }
 
 /** A fresh folder for the session inside the workspace's temp folder. */
@@ -90,6 +104,26 @@ function validateOptions(options: AgentSessionOptions): void {
 		throw new CodingAgentError(
 			"invalid_option",
 			'createAgentSession: `model` is required (e.g. getModel("openai", "gpt-4.1"))',
+		);
+	}
+	const contextFiles: unknown = options.contextFiles;
+	if (
+		contextFiles !== undefined &&
+		typeof contextFiles !== "boolean" &&
+		!(
+			Array.isArray(contextFiles) &&
+			contextFiles.every(
+				(file: Partial<ContextFile> | null) =>
+					typeof file === "object" &&
+					file !== null &&
+					typeof file.path === "string" &&
+					typeof file.content === "string",
+			)
+		)
+	) {
+		throw new CodingAgentError(
+			"invalid_option",
+			"createAgentSession: `contextFiles` must be true, false or an array of { path, content } (see findContextFiles)",
 		);
 	}
 	if (options.noTools !== undefined && options.noTools !== "all" && options.noTools !== "builtin") {

@@ -3,6 +3,7 @@ import type { Model, ReasoningLevel, stream } from "@gantry/ai";
 import type { Extension, ExtensionUI, ToolDefinition } from "@gantry/extensions";
 import type { AllToolsOptions, Workspace } from "@gantry/tools";
 import type { GantrySettings, PermissionMode } from "../settings/types.js";
+import type { ContextFile } from "./context-files.js";
 
 /** Options of `createAgentSession`. */
 export interface AgentSessionOptions {
@@ -61,6 +62,19 @@ export interface AgentSessionOptions {
 	systemPrompt?: string;
 	/** Appended to the system prompt. */
 	appendSystemPrompt?: string;
+	/**
+	 * Project instructions joined to the system prompt, each under a heading naming its path. Default `true`:
+	 * the session finds them itself with `findContextFiles` (`~/.gantry/AGENTS.md`, then `AGENTS.md` and
+	 * `CLAUDE.md` from the repository root down to the working folder, read through the workspace, 32 KiB
+	 * together). `false`: none. An array: exactly these files, in this order. `session.contextFiles` says
+	 * which were used.
+	 */
+	contextFiles?: boolean | readonly ContextFile[];
+	/**
+	 * The home folder of the user's `~/.gantry/AGENTS.md` (read on this machine). Default: the local
+	 * workspace's home, else `os.homedir()`.
+	 */
+	home?: string;
 	/** Options of the builtin tools (grep engine, bash env, …). `cwd`, `tempDir` and `model` are set by the session. */
 	toolOptions?: Omit<AllToolsOptions, "tempDir" | "model">;
 	/** Most output tokens per model request. Default: the model's `maxTokens`. */

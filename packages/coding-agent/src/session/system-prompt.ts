@@ -1,4 +1,5 @@
 import type { ToolDefinition } from "@gantry/extensions";
+import type { ContextFile } from "./context-files.js";
 
 export interface SystemPromptInput {
 	cwd: string;
@@ -8,6 +9,11 @@ export interface SystemPromptInput {
 	basePrompt?: string;
 	/** Appended at the end. */
 	appendix?: string;
+	/**
+	 * Project instructions (`AGENTS.md`, `CLAUDE.md`, as `findContextFiles` returns them), in order: each
+	 * under a heading naming its path, after the guidelines. Default: none.
+	 */
+	contextFiles?: readonly ContextFile[];
 	date?: Date;
 }
 
@@ -41,7 +47,23 @@ export function buildSystemPrompt(input: SystemPromptInput): string {
 	const sections = [input.basePrompt ?? BASE_PROMPT];
 	if (toolLines.length > 0) sections.push(`Available tools:\n${toolLines.join("\n")}`);
 	sections.push(`Guidelines:\n${guidelines.join("\n")}`);
+	if (input.contextFiles && input.contextFiles.length > 0) sections.push(instructionsSection(input.contextFiles));
 	sections.push(`Current date: ${date}\nCurrent working directory: ${input.cwd}`);
 	if (input.appendix) sections.push(input.appendix);
 	return sections.join("\n\n");
+}
+
+function instructionsSection(files: readonly ContextFile[]): string {
+	const parts = [
+		"Project instructions: the user's own file first, then the repository's from its root down to the working folder (later ones are more specific and win where they disagree). Follow them.",
+	];
+	for (const file of files) {
+		const body = file.content.trimEnd();
+		const cut =
+			file.omittedBytes === undefined
+				? ""
+				: `${body === "" ? "" : "\n\n"}[${file.omittedBytes.toLocaleString("en-US")} more bytes of this file are not shown: they are past the size limit for instruction files. Read the file for the rest.]`;
+		parts.push(`## ${file.path}\n\n${body}${cut}`);
+	}
+	return parts.join("\n\n");
 }
