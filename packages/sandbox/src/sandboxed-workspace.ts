@@ -7,12 +7,47 @@ export interface SandboxStatus {
 	reason?: string;
 }
 
+/** Where a command runs when it is spawned now, and why. */
+export interface CommandPlacement {
+	/** True: inside the OS sandbox. False: outside it (excluded, asked out, or no sandbox). */
+	sandboxed: boolean;
+	/** For people: `"sandboxed"`, `"excluded by sandbox.excludedCommands (docker:*)"`, … */
+	reason: string;
+}
+
 /**
  * A local workspace whose processes run in the OS sandbox and whose file operations are held to the same
  * filesystem lists. Made by `createSandboxedWorkspace(inner, settings)`.
  */
 export interface SandboxedWorkspace extends Workspace {
 	readonly sandbox: SandboxStatus;
+	/** `sandbox.autoAllowBashIfSandboxed` as it applies (default true): sandboxed shell calls need no question. */
+	readonly autoAllowBashIfSandboxed: boolean;
+	/** `sandbox.allowUnsandboxedCommands` as it applies (default true): the model may ask to leave the sandbox. */
+	readonly allowUnsandboxedCommands: boolean;
+	/**
+	 * Where a shell command (a bash or powershell call's `command`) runs when spawned now: outside the sandbox
+	 * when it is not active, when `sandbox.excludedCommands` covers one of its commands, or when the call asks
+	 * to leave (`unsandboxed`, honoured only with `allowUnsandboxedCommands`). The workspace's own spawns
+	 * decide the same way, so what the permission policy is told is what runs. Never throws.
+	 */
+	placeCommand(command: string, options?: { unsandboxed?: boolean }): CommandPlacement;
 	/** Stops the sandbox's helpers (network proxies) and removes what it left behind. */
 	close(): Promise<void>;
+}
+
+/** The workspaces `createSandboxedWorkspace` made: only those count, whatever shape another object has. */
+const made = new WeakSet<object>();
+
+/** Records a workspace `createSandboxedWorkspace` made. */
+export function registerSandboxedWorkspace(workspace: SandboxedWorkspace): void {
+	made.add(workspace);
+}
+
+/**
+ * Whether `value` is a workspace made by `createSandboxedWorkspace` (of this copy of the package): an object
+ * merely shaped like one does not count, so nothing can claim to be sandboxed to the permission policy.
+ */
+export function isSandboxedWorkspace(value: unknown): value is SandboxedWorkspace {
+	return typeof value === "object" && value !== null && made.has(value);
 }

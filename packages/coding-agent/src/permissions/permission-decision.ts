@@ -22,6 +22,11 @@ export interface JudgedCall {
 	 * there, relative to its `cwd`. Without it, on this machine relative to `cwd`.
 	 */
 	workspace?: ExtensionWorkspace | undefined;
+	/**
+	 * The call is a shell command the OS sandbox will contain and whose settings let it run without a
+	 * question (`sandbox.autoAllowBashIfSandboxed`); see `runsSandboxedWithoutAsking`. Deny rules still block.
+	 */
+	sandboxed?: boolean;
 }
 
 /** What the policy decided for a call, and why (the rule that decided, when one did). */
@@ -111,6 +116,7 @@ export async function judgeCall(
 			return verdict("allow", `the allow rule${texts.length > 1 ? "s" : ""} ${texts.join(", ")}`, texts);
 		}
 	}
+	if (call.sandboxed === true) return verdict("allow", "the command runs in the OS sandbox (autoAllowBashIfSandboxed)");
 	if (classifyTool(call.annotations) === "read-only") return verdict("allow", "the tool is read-only");
 	return verdict("ask", "the tool may change files or run commands");
 }

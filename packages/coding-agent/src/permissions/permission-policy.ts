@@ -8,6 +8,7 @@ import {
 	type PermissionVerdict,
 } from "./permission-decision.js";
 import { type PermissionRule, type PermissionRules, parsePermissionRule } from "./permission-rules.js";
+import { runsSandboxedWithoutAsking } from "./sandbox-auto-allow.js";
 
 export interface PermissionPolicyOptions {
 	/**
@@ -99,18 +100,21 @@ export function createPermissionPolicy(options: PermissionPolicyOptions = {}): E
 		remembered.length === 0 ? configured : { allow: [...configured.allow, ...remembered], deny: configured.deny };
 
 	return (api) => {
-		const judge = (event: ToolCallEvent, ctx: ExtensionContext) =>
-			judgeCall(
+		const judge = (event: ToolCallEvent, ctx: ExtensionContext) => {
+			const tool = api.getToolInfo(event.toolName);
+			return judgeCall(
 				currentRules(),
 				{
 					toolName: event.toolName,
 					input: event.input,
 					cwd: ctx.cwd,
-					annotations: api.getToolInfo(event.toolName)?.annotations,
+					annotations: tool?.annotations,
 					workspace: ctx.workspace,
+					sandboxed: runsSandboxedWithoutAsking(ctx.workspace, tool, event.toolName, event.input),
 				},
 				mode,
 			);
+		};
 		let questions: Promise<unknown> = Promise.resolve();
 
 		api.on("tool_call", async (event, ctx) => {

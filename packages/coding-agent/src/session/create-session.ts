@@ -1,11 +1,13 @@
 import { randomBytes } from "node:crypto";
 import { join, posix, resolve } from "node:path";
 import { type Extension, ExtensionRunner, loadExtensions } from "@gantry/extensions";
+import { isSandboxedWorkspace } from "@gantry/sandbox";
 import { createLocalWorkspace, type Workspace } from "@gantry/tools";
 import { CodingAgentError } from "../errors.js";
 import { AgentSession } from "./agent-session.js";
 import { type ContextFile, findContextFiles } from "./context-files.js";
 import type { AgentSessionOptions } from "./session-options.js";
+import { sandboxWorkspace } from "./session-sandbox.js";
 import { sessionToolEnvironment } from "./tool-environment.js";
 import { Transcript } from "./transcript.js";
 
@@ -21,10 +23,15 @@ import { Transcript } from "./transcript.js";
  */
 export async function createAgentSession(input: AgentSessionOptions): Promise<AgentSession> {
 	validateOptions(input);
-	const workspace =
+	const given =
 		input.workspace ?? createLocalWorkspace(input.cwd as string, { environment: sessionToolEnvironment(input) });
+	const { workspace, wrapped } = await sandboxWorkspace(given, input);
 	// Everything that reads `cwd` (extensions' ctx.cwd, the system prompt, paths) sees the workspace's.
-	const options: AgentSessionOptions & { cwd: string } = { ...input, cwd: workspace.cwd };
+	const options: AgentSessionOptions & { cwd: string } = {
+		...input,
+		cwd: workspace.cwd,
+		...sandboxOptions(input, workspace, wrapped),
+	};
 	const runner = new ExtensionRunner({
 		cwd: options.cwd,
 		model: options.model,
@@ -66,6 +73,25 @@ function contextFilesFor(options: AgentSessionOptions, workspace: Workspace): Pr
 	if (given === true)
 		return findContextFiles(options.home === undefined ? { workspace } : { workspace, home: options.home });
 	return given.map((file) => ({ ...file }));
+}
+
+/**
+ * What a sandboxed workspace changes in the options: bash offers `dangerouslyDisableSandbox` when the model
+ * may ask to leave the sandbox, and a sandbox the session made is closed by it (the wrapped workspace
+ * itself only unless `keepWorkspaceOpen`).
+ */
+function sandboxOptions(
+	input: AgentSessionOptions,
+	workspace: Workspace,
+	wrapped: boolean,
+): Partial<AgentSessionOptions> {
+	if (!isSandboxedWorkspace(workspace)) return {};
+	const offerEscape = workspace.sandbox.active && workspace.allowUnsandboxedCommands;
+	const toolOptions = input.toolOptions ?? {};
+	return {
+		...(wrapped ? { keepWorkspaceOpen: false } : {}),
+		...(offerEscape ? { toolOptions: { ...toolOptions, bash: { ...toolOptions.bash, sandboxEscape: true } } } : {}),
+	};
 }
 
 /** A fresh folder for the session inside the workspace's temp folder. */

@@ -1,0 +1,63 @@
+import { execFile } from "node:child_process";
+import type { WorkspaceProcesses } from "@gantry/tools";
+
+/** The programs a sandbox needs on this machine, found; or why it cannot run here. */
+export type Availability =
+	| { available: true; bwrapPath: string; socatPath: string; bashPath: string }
+	| { available: false; reason: string };
+
+const INSTALL_HINT = "install bubblewrap and socat (Debian/Ubuntu: apt-get install bubblewrap socat)";
+
+function run(file: string, args: string[]): Promise<{ ok: boolean; output: string }> {
+	return new Promise((resolve) => {
+		execFile(file, args, { timeout: 10_000, encoding: "utf8" }, (error, stdout, stderr) => {
+			resolve({ ok: error === null, output: `${stdout}${stderr}`.trim() });
+		});
+	});
+}
+
+/**
+ * Whether the OS sandbox can run here: Linux (macOS and Windows are not supported yet), `bwrap`, `socat`
+ * and `bash` on PATH, and bubblewrap able to make the namespaces it needs (a real, empty sandbox is started:
+ * a kernel or container without unprivileged user namespaces fails here, not at the first command).
+ */
+export async function checkAvailability(processes: WorkspaceProcesses): Promise<Availability> {
+	if (process.platform !== "linux") {
+		return {
+			available: false,
+			reason: `the OS sandbox runs on Linux only for now (this is ${process.platform})`,
+		};
+	}
+	const [bwrapPath, socatPath, bashPath] = await Promise.all([
+		processes.which("bwrap"),
+		processes.which("socat"),
+		processes.which("bash"),
+	]);
+	if (bwrapPath === undefined)
+		return { available: false, reason: `bubblewrap (bwrap) is not on PATH; ${INSTALL_HINT}` };
+	if (socatPath === undefined) return { available: false, reason: `socat is not on PATH; ${INSTALL_HINT}` };
+	if (bashPath === undefined) return { available: false, reason: "bash is not on PATH" };
+	const probe = await run(bwrapPath, [
+		"--ro-bind",
+		"/",
+		"/",
+		"--dev",
+		"/dev",
+		"--unshare-net",
+		"--unshare-pid",
+		"--unshare-user",
+		"--proc",
+		"/proc",
+		"--",
+		bashPath,
+		"-c",
+		"true",
+	]);
+	if (!probe.ok) {
+		return {
+			available: false,
+			reason: `bubblewrap cannot create a sandbox here (${probe.output || "it failed without a message"}); unprivileged user namespaces may be disabled (sysctl kernel.unprivileged_userns_clone, or a container without them)`,
+		};
+	}
+	return { available: true, bwrapPath, socatPath, bashPath };
+}

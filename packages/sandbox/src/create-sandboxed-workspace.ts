@@ -1,0 +1,241 @@
+import { mkdtemp, realpath, rm, writeFile } from "node:fs/promises";
+import path from "node:path";
+import type { Workspace } from "@gantry/tools";
+import { type Availability, checkAvailability } from "./availability.js";
+import { SandboxError } from "./errors.js";
+import { excludingEntry } from "./excluded-commands.js";
+import { buildProfile, newCommandId, type SandboxProfile } from "./profile.js";
+import { type ResolvedSandboxSettings, resolveSandboxSettings } from "./resolve-settings.js";
+import { forgetWorkspace, setWorkspaceHosts, startRuntime } from "./runtime.js";
+import { sandboxedFileSystem } from "./sandboxed-file-system.js";
+import { sandboxedProcesses } from "./sandboxed-processes.js";
+import {
+	type CommandPlacement,
+	registerSandboxedWorkspace,
+	type SandboxedWorkspace,
+	type SandboxStatus,
+} from "./sandboxed-workspace.js";
+import { noNetworkSeccompFilter } from "./seccomp-filter.js";
+import type { SandboxSettings } from "./settings.js";
+import { type CurrentLists, listMaker, type RuleDeny } from "./workspace-lists.js";
+
+/** Options of `createSandboxedWorkspace` beyond the settings. */
+export interface SandboxedWorkspaceOptions {
+	/**
+	 * Paths a deny rule of the permission settings keeps from being read (`Read(…)` rules): they join
+	 * `filesystem.denyRead`, so they hold for anything a command does, as in Claude Code. Default none.
+	 */
+	denyRead?: RuleDeny[];
+	/** Paths an `Edit(…)` deny rule keeps from being written: they join `filesystem.denyWrite`. Default none. */
+	denyWrite?: RuleDeny[];
+	/**
+	 * Folders the tools' own output files go to (bash's full-output files kept with a CLI session): the file
+	 * tools may write there, commands may not. Default none.
+	 */
+	outputFolders?: string[];
+	/** `close()` also closes `inner` when it can be closed. Default true. */
+	closeInner?: boolean;
+}
+
+/**
+ * Wraps a local workspace in the OS sandbox: every process it spawns (bash, powershell, MCP stdio servers
+ * started through it) runs under bubblewrap with `settings`' filesystem and network lists, and its `fs` —
+ * what the file tools read and write through — is held to the same lists. Writes are allowed in the
+ * working folder and a temp folder of the sandbox's own (the workspace's `tempDir`, also the commands'
+ * TMPDIR) plus `filesystem.allowWrite`; `.git/hooks`, `.gantry/settings*.json`, `.mcp.json` and shell
+ * start-up files are never written; no host is reachable unless `network.allowedDomains` lists it.
+ *
+ * When the sandbox cannot start here (not Linux, no bubblewrap or socat, no user namespaces),
+ * `sandbox.active` is false with the reason and every spawn is refused — unless `failIfUnavailable` is
+ * false, when commands run without it. Throws `SandboxError` `invalid_option` for a malformed setting and
+ * `not_local` for a workspace on another host.
+ *
+ * @example
+ * const workspace = await createSandboxedWorkspace(createLocalWorkspace(cwd), { enabled: true });
+ * if (!workspace.sandbox.active) console.error(workspace.sandbox.reason);
+ */
+export async function createSandboxedWorkspace(
+	inner: Workspace,
+	settings: SandboxSettings,
+	options: SandboxedWorkspaceOptions = {},
+): Promise<SandboxedWorkspace> {
+	if (!inner.isLocal) {
+		throw new SandboxError(
+			"not_local",
+			`The OS sandbox wraps a workspace on this machine, and ${inner.label} is another host; its own isolation applies there. Leave sandbox.enabled off (and --sandbox out) for a remote workspace.`,
+		);
+	}
+	const resolved = resolveSandboxSettings(settings, { cwd: inner.cwd, home: inner.home });
+	const tempDir = await realpath(await mkdtemp(path.join(inner.tempDir, "gantry-sandbox-")));
+	const privateDir = await realpath(await mkdtemp(path.join(inner.tempDir, "gantry-sandbox-private-")));
+	const removeFolders = () =>
+		Promise.all([tempDir, privateDir].map((folder) => rm(folder, { recursive: true, force: true })));
+	try {
+		return await assemble(inner, resolved, options, tempDir, privateDir, removeFolders);
+	} catch (error) {
+		await removeFolders();
+		throw error;
+	}
+}
+
+async function assemble(
+	inner: Workspace,
+	resolved: ResolvedSandboxSettings,
+	options: SandboxedWorkspaceOptions,
+	tempDir: string,
+	privateDir: string,
+	removeFolders: () => Promise<unknown>,
+): Promise<SandboxedWorkspace> {
+	const cwd = await realpath(inner.cwd).catch(() => inner.cwd);
+	const lists = listMaker({
+		cwd,
+		home: inner.home,
+		tempDir,
+		settings: resolved,
+		ruleDenyRead: options.denyRead ?? [],
+		ruleDenyWrite: options.denyWrite ?? [],
+		outputFolders: options.outputFolders ?? [],
+		internalFolders: [privateDir],
+	});
+	const availability: Availability = resolved.enabled
+		? await checkAvailability(inner.processes)
+		: { available: false, reason: "sandbox.enabled is not set" };
+	const status: SandboxStatus = availability.available
+		? { active: true }
+		: { active: false, reason: availability.reason };
+	const commandId = newCommandId();
+	const commandText = `gantry-sandbox:${commandId}`;
+	const id = commandId;
+	let runtime: Awaited<ReturnType<typeof startRuntime>> | undefined;
+	let profile: SandboxProfile | undefined;
+	let building: Promise<SandboxProfile> | undefined;
+	let seccompFilterPath: string | undefined;
+
+	const currentProfile = (current: CurrentLists): Promise<SandboxProfile> => {
+		if (profile && profile.fingerprint === current.fingerprint) return Promise.resolve(profile);
+		if (building) return building.then(() => currentProfile(lists()));
+		if (!runtime || !availability.available) return Promise.reject(new Error("the sandbox is not active"));
+		const attempt = buildProfile(
+			runtime,
+			{
+				bashPath: availability.bashPath,
+				...current.lists,
+				allowedDomains: resolved.allowedDomains,
+				commandId,
+				commandText,
+				tempDir,
+				...(seccompFilterPath ? { seccompFilterPath } : {}),
+			},
+			current.fingerprint,
+		);
+		building = attempt;
+		return attempt.then(
+			(built) => {
+				building = undefined;
+				profile = built;
+				return built;
+			},
+			(error: unknown) => {
+				building = undefined;
+				throw error;
+			},
+		);
+	};
+
+	if (availability.available) {
+		try {
+			runtime = await startRuntime(availability.bwrapPath, availability.socatPath);
+			const filter = resolved.allowedDomains.length === 0 ? noNetworkSeccompFilter() : undefined;
+			if (filter) {
+				seccompFilterPath = path.join(privateDir, "no-network.bpf");
+				await writeFile(seccompFilterPath, filter, { mode: 0o444 });
+			}
+			await setWorkspaceHosts(runtime, id, resolved.allowedDomains, resolved.deniedDomains);
+			await currentProfile(lists());
+		} catch (error) {
+			if (runtime) await forgetWorkspace(runtime, id).catch(() => undefined);
+			if (isConfigurationError(error)) {
+				throw new SandboxError("invalid_option", `The sandbox settings were refused: ${messageOf(error)}`, {
+					cause: error,
+				});
+			}
+			status.active = false;
+			status.reason = `sandbox-runtime could not start: ${messageOf(error)}`;
+			runtime = undefined;
+		}
+	}
+
+	const place = (command: string, unsandboxed: boolean): CommandPlacement => {
+		if (!status.active) return { sandboxed: false, reason: `the sandbox is not active (${status.reason})` };
+		if (unsandboxed && resolved.allowUnsandboxedCommands) {
+			return { sandboxed: false, reason: "the call asked to run outside the sandbox (dangerouslyDisableSandbox)" };
+		}
+		const entry = excludingEntry(command, resolved.excludedCommands);
+		if (entry !== undefined) return { sandboxed: false, reason: `sandbox.excludedCommands lists ${entry}` };
+		return { sandboxed: true, reason: "runs in the OS sandbox" };
+	};
+
+	let closed = false;
+	const workspace: SandboxedWorkspace = {
+		cwd: inner.cwd,
+		home: inner.home,
+		tempDir,
+		label: inner.label,
+		isLocal: true,
+		fs: sandboxedFileSystem(inner.fs, () => lists().policy),
+		processes: sandboxedProcesses({
+			inner: inner.processes,
+			cwd,
+			home: inner.home,
+			status,
+			failClosed: resolved.enabled && resolved.failIfUnavailable,
+			place,
+			profile: () => currentProfile(lists()),
+			lists,
+			networked: resolved.allowedDomains.length > 0,
+			networkViolations: (since) =>
+				runtime
+					? runtime.manager
+							.getSandboxViolationStore()
+							.getViolationsForCommand(commandId)
+							.filter((violation) => violation.timestamp.getTime() >= since - 5)
+							.map((violation) => violation.line)
+					: [],
+		}),
+		resolvePath: (typed) => inner.resolvePath(typed),
+		...(inner.glob ? { glob: filteredGlob(inner.glob.bind(inner), () => lists()) } : {}),
+		sandbox: status,
+		autoAllowBashIfSandboxed: resolved.autoAllowBashIfSandboxed,
+		allowUnsandboxedCommands: resolved.allowUnsandboxedCommands,
+		placeCommand: (command, placement) => place(command, placement?.unsandboxed === true),
+		async close() {
+			if (closed) return;
+			closed = true;
+			if (runtime) await forgetWorkspace(runtime, id);
+			await removeFolders();
+			const closable = inner as Workspace & { close?: () => Promise<void> };
+			if (options.closeInner !== false && typeof closable.close === "function") await closable.close();
+		},
+	};
+	registerSandboxedWorkspace(workspace);
+	return workspace;
+}
+
+/** `find`'s fast path without the files `denyRead` hides. */
+function filteredGlob(glob: NonNullable<Workspace["glob"]>, lists: () => CurrentLists): NonNullable<Workspace["glob"]> {
+	return async (pattern, cwd, signal) => {
+		const found = await glob(pattern, cwd, signal);
+		const { policy } = lists();
+		return found.filter((relative) => policy.refuseRead(path.join(cwd, relative)) === undefined);
+	};
+}
+
+/** sandbox-runtime's validation errors (a malformed host pattern): the settings' fault, not the machine's. */
+function isConfigurationError(error: unknown): boolean {
+	const name = (error as { name?: unknown } | null)?.name;
+	return name === "ZodError" || /invalid (allowedDomains|deniedDomains|entry)/i.test(messageOf(error));
+}
+
+function messageOf(error: unknown): string {
+	return error instanceof Error ? error.message : String(error);
+}

@@ -1,0 +1,166 @@
+import { randomBytes } from "node:crypto";
+import { lstatSync } from "node:fs";
+import path from "node:path";
+import type { FilesystemPathEntry, SandboxRuntimeConfig } from "@anthropic-ai/sandbox-runtime";
+import type { PathEntry } from "./path-policy.js";
+import { buildWithConfig, type startRuntime } from "./runtime.js";
+import { shellQuote, splitShellWords } from "./shell-words.js";
+
+/**
+ * A workspace's sandbox profile: the bubblewrap invocation sandbox-runtime builds for it, built once and
+ * reused for every command (building one walks the deny lists and starts two programs, about 15 ms; a
+ * command's own start is a few ms). The command to run reaches the sandbox in `GANTRY_SANDBOX_EXEC`, which
+ * the profile's own command reads, unsets and executes. A profile is rebuilt when what decides it on disk
+ * changes (see `fingerprint`).
+ */
+export interface SandboxProfile {
+	/** bubblewrap and its arguments. */
+	argv: string[];
+	/** When set, bubblewrap reads its seccomp filter from fd 3, opened on this file by a shell in front of it. */
+	seccompFilterPath?: string;
+	/** Paths bubblewrap creates as mount points on the host (they did not exist), deepest first. */
+	placeholders: string[];
+	/** The state of the disk the profile was built for. */
+	fingerprint: string;
+}
+
+/** The environment variable that carries the command (its argv, shell-quoted) into the sandbox. */
+export const EXEC_VARIABLE = "GANTRY_SANDBOX_EXEC";
+
+/** What a profile is built from. */
+export interface ProfileInput {
+	bashPath: string;
+	writable: PathEntry[];
+	denyWrite: PathEntry[];
+	denyRead: PathEntry[];
+	allowRead: PathEntry[];
+	/** Hosts commands may reach through the proxy; empty: no network namespace beyond loopback. */
+	allowedDomains: string[];
+	/** The per-workspace key sandbox-runtime reports this workspace's refused connections under. */
+	commandId: string;
+	/** What violations of this workspace's commands are reported under. */
+	commandText: string;
+	/** TMPDIR inside the sandbox: the workspace's temp folder, which commands may write. */
+	tempDir: string;
+	/** The seccomp filter file for commands that may reach no host, when this machine has one. */
+	seccompFilterPath?: string;
+}
+
+function entry(item: PathEntry): FilesystemPathEntry {
+	return item.literal ? { path: item.path, literal: true } : item.path;
+}
+
+/** The command the profile runs inside the sandbox: the argv from `GANTRY_SANDBOX_EXEC`, with TMPDIR set. */
+function innerCommand(tempDir: string): string {
+	return [
+		`__gantry_exec=$${EXEC_VARIABLE}`,
+		`unset ${EXEC_VARIABLE}`,
+		`export TMPDIR=${shellQuote(tempDir)}`,
+		'eval "exec $__gantry_exec"',
+	].join("; ");
+}
+
+const BIND_OPTIONS = new Set(["--bind", "--ro-bind", "--bind-try", "--ro-bind-try", "--dev-bind", "--dev-bind-try"]);
+const TARGET_OPTIONS = new Set(["--tmpfs", "--dir", "--dev", "--proc"]);
+
+function exists(target: string): boolean {
+	try {
+		lstatSync(target);
+		return true;
+	} catch {
+		return false;
+	}
+}
+
+/** The mount targets of an invocation that do not exist yet, with their missing parents, deepest first. */
+function missingTargets(argv: string[]): string[] {
+	const missing = new Set<string>();
+	for (let index = 1; index < argv.length; index++) {
+		if (argv[index] === "--") break;
+		const target = BIND_OPTIONS.has(argv[index])
+			? argv[index + 2]
+			: TARGET_OPTIONS.has(argv[index])
+				? argv[index + 1]
+				: undefined;
+		if (target === undefined || !path.isAbsolute(target)) continue;
+		for (let current = target; current !== path.dirname(current) && !exists(current); current = path.dirname(current)) {
+			missing.add(current);
+		}
+	}
+	return [...missing].sort((a, b) => b.length - a.length);
+}
+
+/** What the disk says about the paths a profile depends on: the kind of each literal deny path. */
+export function fingerprintOf(denyWrite: PathEntry[], extra: string): string {
+	const kinds = denyWrite
+		.filter((item) => item.literal)
+		.map((item) => {
+			try {
+				const stats = lstatSync(item.path);
+				return stats.isDirectory() ? "d" : stats.isSymbolicLink() ? "l" : "f";
+			} catch {
+				return "-";
+			}
+		});
+	return `${extra}|${kinds.join("")}`;
+}
+
+/**
+ * Builds a profile with sandbox-runtime: its filesystem arguments (the lists, its own denies, symlink and
+ * rename protection), its proxy plumbing when hosts are allowed, and — when none are — `--unshare-net` with
+ * no proxy at all, plus bubblewrap's own seccomp filter where this machine has one.
+ */
+export async function buildProfile(
+	state: Awaited<ReturnType<typeof startRuntime>>,
+	input: ProfileInput,
+	fingerprint: string,
+): Promise<SandboxProfile> {
+	const filesystem = {
+		allowWrite: input.writable.map(entry),
+		denyWrite: input.denyWrite.map(entry),
+		denyRead: input.denyRead.map(entry),
+		allowRead: input.allowRead.map(entry),
+	};
+	const networked = input.allowedDomains.length > 0;
+	const useFilter = !networked && input.seccompFilterPath !== undefined;
+	const wrapped = await buildWithConfig(
+		state,
+		(base): SandboxRuntimeConfig =>
+			networked
+				? base
+				: {
+						...base,
+						// No allow list anywhere: sandbox-runtime adds no proxy, no relays and no --unshare-net.
+						network: {
+							...base.network,
+							allowedDomains: undefined as unknown as string[],
+							allowAllUnixSockets: useFilter,
+						},
+					},
+		(manager) =>
+			manager.wrapWithSandbox(innerCommand(input.tempDir), input.bashPath, { filesystem }, undefined, {
+				commandId: input.commandId,
+				commandText: input.commandText,
+			}),
+	);
+	const bwrap = state.bwrapPath;
+	if (!wrapped.startsWith(`${bwrap} `) && !wrapped.startsWith(`${shellQuote(bwrap)} `)) {
+		throw new Error(
+			`sandbox-runtime built an invocation Gantry cannot run (it does not start with ${bwrap}; the profile may be too large for one command line): ${wrapped.slice(0, 200)}`,
+		);
+	}
+	const argv = await splitShellWords(input.bashPath, wrapped);
+	if (argv[0] !== bwrap) throw new Error(`sandbox-runtime's invocation starts with ${argv[0]}, not ${bwrap}`);
+	if (!networked) argv.splice(1, 0, "--unshare-net", ...(useFilter ? ["--seccomp", "3"] : []));
+	return {
+		argv,
+		...(useFilter && input.seccompFilterPath ? { seccompFilterPath: input.seccompFilterPath } : {}),
+		placeholders: missingTargets(argv),
+		fingerprint,
+	};
+}
+
+/** A fresh per-workspace key: 128 bits, as sandbox-runtime requires of a per-command allow list's id. */
+export function newCommandId(): string {
+	return randomBytes(16).toString("base64url");
+}

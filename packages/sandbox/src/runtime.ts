@@ -1,0 +1,113 @@
+import type { SandboxRuntimeConfig } from "@anthropic-ai/sandbox-runtime";
+
+/**
+ * sandbox-runtime's `SandboxManager` is one object per process: one configuration, one proxy, one store of
+ * violations. Every sandboxed workspace of the process shares it through this module, which starts it once
+ * (loading the library only then, so importing `@gantry/sandbox` costs nothing), keeps the union of the
+ * workspaces' `allowedDomains` and `deniedDomains` in its configuration (sandbox-runtime exempts an allowed IP
+ * literal such as `127.0.0.1:8080` from its refusal of this machine's own addresses only when the
+ * configuration lists it), and runs one profile build at a time (a build may swap the configuration for a
+ * moment; see `buildWithConfig`). Workspaces of one process that allow hosts therefore share their lists.
+ */
+
+type Manager = typeof import("@anthropic-ai/sandbox-runtime")["SandboxManager"];
+
+/** The configuration every build starts from: the allowed and denied hosts of every live workspace. */
+function baseConfig(
+	allowedDomains: string[],
+	deniedDomains: string[],
+	bwrapPath: string,
+	socatPath: string,
+): SandboxRuntimeConfig {
+	return {
+		network: { allowedDomains, deniedDomains },
+		filesystem: { denyRead: [], allowWrite: [], denyWrite: [] },
+		bwrapPath,
+		socatPath,
+	};
+}
+
+interface Started {
+	manager: Manager;
+	bwrapPath: string;
+	socatPath: string;
+}
+
+let started: Promise<Started> | undefined;
+/** Allowed and denied hosts by workspace id. */
+const hostsByWorkspace = new Map<string, { allowed: string[]; denied: string[] }>();
+/** Builds wait for each other: one configuration at a time. */
+let queue: Promise<unknown> = Promise.resolve();
+
+function currentBase(state: Started): SandboxRuntimeConfig {
+	const lists = [...hostsByWorkspace.values()];
+	const allowed = [...new Set(lists.flatMap((hosts) => hosts.allowed))];
+	const denied = [...new Set(lists.flatMap((hosts) => hosts.denied))];
+	return baseConfig(allowed, denied, state.bwrapPath, state.socatPath);
+}
+
+/**
+ * Starts the shared runtime (its proxy and the host side of its network bridges) if it is not started yet.
+ * Rejects with sandbox-runtime's reason when it cannot start (a missing dependency, an unsupported platform).
+ */
+export function startRuntime(bwrapPath: string, socatPath: string): Promise<Started> {
+	started ??= (async () => {
+		const { SandboxManager } = await import("@anthropic-ai/sandbox-runtime");
+		const state = { manager: SandboxManager, bwrapPath, socatPath };
+		await SandboxManager.initialize(currentBase(state));
+		return state;
+	})();
+	const attempt = started;
+	attempt.catch(() => {
+		if (started === attempt) started = undefined;
+	});
+	return attempt;
+}
+
+/** Runs `work` after every build queued before it (one configuration at a time). */
+function serialized<T>(work: () => Promise<T>): Promise<T> {
+	const result = queue.then(work, work);
+	queue = result.catch(() => undefined);
+	return result;
+}
+
+/** Adds (or replaces) a workspace's allowed and denied hosts in the shared configuration. */
+export function setWorkspaceHosts(state: Started, id: string, allowed: string[], denied: string[]): Promise<void> {
+	return serialized(async () => {
+		if (allowed.length === 0 && denied.length === 0 && !hostsByWorkspace.has(id)) return;
+		hostsByWorkspace.set(id, { allowed, denied });
+		state.manager.updateConfig(currentBase(state));
+	});
+}
+
+/** Forgets a closed workspace's hosts. */
+export function forgetWorkspace(state: Started, id: string): Promise<void> {
+	return serialized(async () => {
+		if (hostsByWorkspace.delete(id)) state.manager.updateConfig(currentBase(state));
+	});
+}
+
+/**
+ * Runs `build` with the shared configuration changed by `change` for its duration, then puts it back.
+ * sandbox-runtime routes a command through its proxy (two socat relays and a seccomp helper started in the
+ * sandbox for every command) whenever `network.allowedDomains` is defined anywhere; a workspace that allows
+ * no host needs none of it, so its profile is built while the list is undefined. A proxied request that
+ * arrives in that moment from another workspace's command is refused (sandbox-runtime then has no allow
+ * list to read), never let through.
+ */
+export function buildWithConfig<T>(
+	state: Started,
+	change: (base: SandboxRuntimeConfig) => SandboxRuntimeConfig,
+	build: (manager: Manager) => Promise<T>,
+): Promise<T> {
+	return serialized(async () => {
+		const base = currentBase(state);
+		const changed = change(base);
+		if (changed !== base) state.manager.updateConfig(changed);
+		try {
+			return await build(state.manager);
+		} finally {
+			if (changed !== base) state.manager.updateConfig(base);
+		}
+	});
+}

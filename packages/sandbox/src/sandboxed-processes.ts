@@ -1,0 +1,126 @@
+import type { WorkspaceExitStatus, WorkspaceProcesses, WorkspaceSpawnOptions } from "@gantry/tools";
+import { sandboxedCommandEnded, sandboxedCommandStarted } from "./placeholders.js";
+import { EXEC_VARIABLE, type SandboxProfile } from "./profile.js";
+import type { CommandPlacement, SandboxStatus } from "./sandboxed-workspace.js";
+import { shellCommandLine, shellQuote } from "./shell-words.js";
+import { filesystemNotes, networkNotes, noNetworkNote, OutputTail } from "./violation-notes.js";
+import type { CurrentLists } from "./workspace-lists.js";
+
+/** What the sandboxed processes need from their workspace. */
+export interface SandboxedProcessesSetup {
+	inner: WorkspaceProcesses;
+	cwd: string;
+	home: string;
+	status: SandboxStatus;
+	/** Refuse every command when the sandbox is not active (`failIfUnavailable`), instead of running it bare. */
+	failClosed: boolean;
+	/** Where a command runs (the same answer the permission policy gets). */
+	place(command: string, unsandboxed: boolean): CommandPlacement;
+	/** The profile for the disk as it is now (rebuilt when it changed). */
+	profile(): Promise<SandboxProfile>;
+	lists(): CurrentLists;
+	/** Whether commands may reach hosts (through the proxy); else there is no network at all. */
+	networked: boolean;
+	/** The proxy's violation lines for this workspace's commands since `since` (milliseconds). */
+	networkViolations(since: number): string[];
+}
+
+/** The command a spawn runs, as the permission policy judges it: a shell's `-c` string, else the argv. */
+export function commandTextOf(file: string, args: readonly string[]): string {
+	const flag = args.at(-2);
+	if (flag === "-c" || flag === "-Command") return args.at(-1) as string;
+	return [file, ...args].join(" ");
+}
+
+/** The process that starts bubblewrap with a profile: itself, or a shell that opens the seccomp filter first. */
+function starterOf(profile: SandboxProfile): { file: string; args: string[] } {
+	const [bwrap, ...rest] = profile.argv;
+	if (profile.seccompFilterPath === undefined) return { file: bwrap, args: rest };
+	return {
+		file: "/bin/sh",
+		args: ["-c", `exec "$0" "$@" 3<${shellQuote(profile.seccompFilterPath)}`, bwrap, ...rest],
+	};
+}
+
+function withoutSandboxOption(options: WorkspaceSpawnOptions): WorkspaceSpawnOptions {
+	const { unsandboxed: _unsandboxed, ...rest } = options;
+	return rest;
+}
+
+/**
+ * The workspace's processes: each spawn runs inside the sandbox's profile (bubblewrap), unless its command
+ * is placed outside (excluded, or asked out and allowed). When the sandbox is not active, every spawn is
+ * refused if it fails closed, and runs as it would without a sandbox otherwise. A sandboxed command that
+ * fails gets a last line saying what the sandbox stopped (the path or host, and the setting that allows it).
+ */
+export function sandboxedProcesses(setup: SandboxedProcessesSetup): WorkspaceProcesses {
+	const { inner } = setup;
+	async function spawn(
+		file: string,
+		args: readonly string[],
+		options: WorkspaceSpawnOptions,
+	): Promise<WorkspaceExitStatus> {
+		if (!setup.status.active) {
+			if (setup.failClosed) {
+				throw new Error(
+					`The OS sandbox is not available (${setup.status.reason}), and sandbox.failIfUnavailable is on, so commands are refused rather than run without it. Fix the cause, or set sandbox.failIfUnavailable to false to run commands unsandboxed.`,
+				);
+			}
+			return inner.spawn(file, args, withoutSandboxOption(options));
+		}
+		const placement = setup.place(commandTextOf(file, args), options.unsandboxed === true);
+		if (!placement.sandboxed) return inner.spawn(file, args, withoutSandboxOption(options));
+		const profile = await setup.profile();
+		const tail = new OutputTail();
+		const tee = (consumer: WorkspaceSpawnOptions["onStdout"]) =>
+			consumer === undefined
+				? undefined
+				: (data: Buffer) => {
+						tail.push(data);
+						return consumer(data);
+					};
+		const starter = starterOf(profile);
+		const started = Date.now();
+		sandboxedCommandStarted();
+		try {
+			const onStdout = tee(options.onStdout);
+			const onStderr = tee(options.onStderr);
+			const status = await inner.spawn(starter.file, starter.args, {
+				...withoutSandboxOption(options),
+				env: { ...options.env, [EXEC_VARIABLE]: shellCommandLine([file, ...args]) },
+				...(onStdout ? { onStdout } : {}),
+				...(onStderr ? { onStderr } : {}),
+			});
+			await reportViolations(options, tail, started, status.exitCode !== 0);
+			return status;
+		} finally {
+			sandboxedCommandEnded(profile.placeholders);
+		}
+	}
+
+	/**
+	 * Adds what the sandbox stopped: refused connections whatever the exit code (a client may print the
+	 * proxy's 403 and exit 0), refused paths and unreachable hosts read from the output of a failure.
+	 */
+	async function reportViolations(
+		options: WorkspaceSpawnOptions,
+		tail: OutputTail,
+		started: number,
+		failed: boolean,
+	): Promise<void> {
+		const output = failed ? tail.text() : "";
+		const notes = [
+			...(failed ? filesystemNotes(output, setup.lists().policy, setup.cwd, setup.home) : []),
+			...(setup.networked ? networkNotes(setup.networkViolations(started)) : failed ? [noNetworkNote(output)] : []),
+		].filter((note): note is string => note !== undefined);
+		const report = options.onStderr ?? options.onStdout;
+		if (notes.length === 0 || report === undefined) return;
+		await report(Buffer.from(`\n${notes.map((note) => `[sandbox] ${note}`).join("\n")}\n`));
+	}
+
+	return {
+		spawn,
+		which: (name, lookup) => inner.which(name, lookup),
+		...(inner.killAll ? { killAll: () => (inner.killAll as () => Promise<void>)() } : {}),
+	};
+}
