@@ -123,6 +123,11 @@ export class Agent {
 		return this.#run(undefined);
 	}
 
+	/** The signal of the active run (aborted by `abort()`), or undefined when idle. */
+	get signal(): AbortSignal | undefined {
+		return this.#abortController?.signal;
+	}
+
 	/** Aborts the active run: the model request and running tools see the signal. No-op when idle. */
 	abort(): void {
 		this.#abortController?.abort();

@@ -19,6 +19,7 @@ import {
 } from "@gantry/ai";
 import { type ExtensionRunner, type ToolDefinition, type ToolInfo, wrapToolDefinition } from "@gantry/extensions";
 import type { Workspace } from "@gantry/tools";
+import { TOOL_SEARCH_TOOL_NAME } from "../tool-search/index.js";
 import type { ContextFile } from "./context-files.js";
 import { createToolHooks } from "./hook-bridge.js";
 import { applyToolLoadout } from "./loadout.js";
@@ -54,7 +55,7 @@ export class AgentSession {
 	/** The instruction files (AGENTS.md, CLAUDE.md) in the system prompt, in order (`options.contextFiles`). */
 	readonly contextFiles: readonly ContextFile[];
 	readonly #options: AgentSessionOptions;
-	readonly #registry = new ToolRegistry();
+	readonly #registry = new ToolRegistry({ searchTool: TOOL_SEARCH_TOOL_NAME });
 	readonly #nested: NestedToolCallRunner;
 	readonly #transcript: Transcript | undefined;
 	readonly #listeners: AgentSessionListener[] = [];
@@ -142,6 +143,7 @@ export class AgentSession {
 			setActiveTools: (names) => this.setActiveToolsByName(names),
 			refreshTools: () => this.refreshTools(),
 			getModel: () => this.agent.state.model,
+			getSignal: () => this.agent.signal,
 			abort: () => this.abort(),
 		});
 		runner.onToolsChanged((change) => {
@@ -176,10 +178,6 @@ export class AgentSession {
 
 	/** Runs the agent on a prompt until it stops. Model and tool failures do not reject. */
 	async prompt(text: string): Promise<void> {
-		if (!this.#ranOnce) {
-			this.#ranOnce = true;
-			if (this.#registry.dropPending().length > 0) this.#applyLoadout();
-		}
 		await this.agent.prompt(text);
 	}
 
@@ -352,6 +350,12 @@ export class AgentSession {
 			this.#transcript.appendMessage(event.message, execution);
 		}
 		await this.#broadcast(event);
+		// Restored places of tools that never registered are dropped before the first request, once the
+		// extensions have had their turn_start (MCP servers still connecting are waited for there).
+		if (event.type === "turn_start" && !this.#ranOnce) {
+			this.#ranOnce = true;
+			if (this.#registry.dropPending().length > 0) this.#applyLoadout();
+		}
 	}
 
 	#deliverNested(event: AgentEvent): Promise<void> {

@@ -29,6 +29,16 @@ function activeByDefault(definition: ToolDefinition, exposure: ToolExposure): bo
 	return definition.defaultActive ?? (exposure === "direct" || exposure === "model-only");
 }
 
+/** Options of `new ToolRegistry(...)`. */
+export interface ToolRegistryOptions {
+	/**
+	 * The tool that finds deferred tools (`tool_search`): active whenever a deferred tool is registered,
+	 * since nothing else reaches those, and left out again when none is (unless it was activated by name).
+	 * Default: none.
+	 */
+	searchTool?: string;
+}
+
 /**
  * The three tool sets of a session, and the only place the active set lives: registered (every tool
  * that passed the filter), active (declared to the model, in a stable order) and callable (reachable by
@@ -36,6 +46,9 @@ function activeByDefault(definition: ToolDefinition, exposure: ToolExposure): bo
  * from a transcript before it registered), so the tool comes back where it was.
  */
 export class ToolRegistry {
+	readonly #searchTool: string | undefined;
+	/** Whether the search tool is active only because deferred tools are registered. */
+	#searchIsAutomatic = false;
 	#entries = new Map<string, RegistryEntry>();
 	/** Active names in order; names not registered now hold their place until they return. */
 	#active: string[] = [];
@@ -45,6 +58,10 @@ export class ToolRegistry {
 	readonly #withdrawn = new Map<string, string>();
 	/** Reasons announced for removals the next rebuild will see. */
 	readonly #reasons = new Map<string, string>();
+
+	constructor(options: ToolRegistryOptions = {}) {
+		this.#searchTool = options.searchTool;
+	}
 
 	/**
 	 * Rebuilds from the layered sources (later layers replace same-named tools of earlier ones).
@@ -78,6 +95,7 @@ export class ToolRegistry {
 		this.#reasons.clear();
 		this.#entries = entries;
 		this.#active = appendUnique(this.#active, additions);
+		this.#declareSearchTool();
 	}
 
 	/** Records why `names` are about to disappear (the next `rebuild` applies it). */
@@ -102,6 +120,11 @@ export class ToolRegistry {
 	 * when it is named). Returns the new active names.
 	 */
 	setActive(names: readonly string[]): string[] {
+		if (this.#searchTool !== undefined && names.includes(this.#searchTool)) this.#searchIsAutomatic = false;
+		return this.#replaceActive(names);
+	}
+
+	#replaceActive(names: readonly string[]): string[] {
 		const holding = new Set(this.#active.filter((name) => !this.#entries.has(name)));
 		const wanted = names.filter((name) => this.#isActivatable(name) || holding.has(name));
 		const wantedSet = new Set(wanted);
@@ -109,20 +132,24 @@ export class ToolRegistry {
 			this.#active.filter((name) => wantedSet.has(name)),
 			wanted,
 		);
+		this.#declareSearchTool();
 		return this.activeNames();
 	}
 
 	/** Adds names to the active set (unknown and hidden ones ignored). */
 	activate(names: readonly string[]): string[] {
-		return this.setActive([...this.#active, ...names]);
+		if (this.#searchTool !== undefined && names.includes(this.#searchTool)) this.#searchIsAutomatic = false;
+		return this.#replaceActive([...this.#active, ...names]);
 	}
 
 	/** Restores a persisted active set: names not registered yet hold their place until they register. */
 	restoreActive(names: readonly string[]): void {
+		this.#searchIsAutomatic = false;
 		this.#active = appendUnique(
 			[],
 			names.filter((name) => !this.#entries.has(name) || this.#isActivatable(name)),
 		);
+		this.#declareSearchTool();
 	}
 
 	/** Drops held places of names that never registered (called at the first run); returns them. */
@@ -169,6 +196,25 @@ export class ToolRegistry {
 
 	info(entry: RegistryEntry): ToolInfo {
 		return createToolInfo(entry.definition, entry.source);
+	}
+
+	/**
+	 * Keeps the search tool declared while deferred tools are registered (appended once, so the other tools
+	 * keep their places), and withdraws it when the last one goes if it was there only for them.
+	 */
+	#declareSearchTool(): void {
+		const search = this.#searchTool;
+		if (search === undefined) return;
+		const wanted =
+			this.#isActivatable(search) && [...this.#entries.values()].some((entry) => entry.exposure === "deferred");
+		const present = this.#active.includes(search);
+		if (wanted && !present) {
+			this.#active = [...this.#active, search];
+			this.#searchIsAutomatic = true;
+		} else if (!wanted && present && this.#searchIsAutomatic) {
+			this.#active = this.#active.filter((name) => name !== search);
+			this.#searchIsAutomatic = false;
+		}
 	}
 
 	#isActivatable(name: string): boolean {

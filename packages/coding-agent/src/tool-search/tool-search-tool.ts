@@ -42,16 +42,20 @@ const DESCRIPTION = [
 	"Loaded tools can be called from your next step on.",
 ].join(" ");
 
+/** The name of the tool-search builtin. */
+export const TOOL_SEARCH_TOOL_NAME = "tool_search";
+
 /**
  * The `tool_search` builtin: ranks the candidates with BM25 and activates the matches. Exposure
- * `model-only`, inactive until named. No match is a normal result (`No matching tools found.`); an
+ * `model-only`, inactive until named — except that a session declares it whenever deferred tools are
+ * registered (they are unreachable otherwise). No match is a normal result (`No matching tools found.`); an
  * empty query or a `limit` that is not a positive integer throws (an error result).
  */
 export function createToolSearchToolDefinition(
 	options: ToolSearchToolOptions,
 ): ToolDefinition<typeof toolSearchSchema, ToolSearchToolDetails> {
 	return {
-		name: "tool_search",
+		name: TOOL_SEARCH_TOOL_NAME,
 		label: "Tool search",
 		description: DESCRIPTION,
 		promptSnippet: "Find and load more tools by keyword",

@@ -15,7 +15,8 @@ describe("registry and the three sets", () => {
 				noTools: "builtin",
 				customTools: tools,
 			});
-			expect(session.getActiveToolNames()).toEqual(["t_direct", "t_model_only"]);
+			// tool_search joins them: a deferred tool is registered, and it is the way to reach it.
+			expect(session.getActiveToolNames()).toEqual(["t_direct", "t_model_only", "tool_search"]);
 			// the session's own codemode tool is model-only: never callable
 			expect(session.getCallableToolNames().sort()).toEqual(["t_codemode", "t_deferred", "t_direct"]);
 			const all = session.getAllTools();
@@ -24,7 +25,7 @@ describe("registry and the three sets", () => {
 			);
 			// Activating hidden or unknown names does nothing; codemode/deferred tools can be activated.
 			session.setActiveToolsByName(["t_direct", "t_hidden", "nope", "t_deferred"]);
-			expect(session.getActiveToolNames()).toEqual(["t_direct", "t_deferred"]);
+			expect(session.getActiveToolNames()).toEqual(["t_direct", "t_deferred", "tool_search"]);
 			expect(session.getCallableToolNames()).not.toContain("t_model_only");
 			// An inactive direct tool is no longer callable; codemode/deferred ones always are.
 			session.setActiveToolsByName(["t_deferred"]);
