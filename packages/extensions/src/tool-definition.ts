@@ -23,6 +23,14 @@ export interface ToolAnnotations {
 	idempotentHint?: boolean;
 	/** The tool talks to the outside world (network, processes, other systems). */
 	openWorldHint?: boolean;
+	/**
+	 * Gantry's word, not MCP's: how far the hints above may be believed, set by whoever registers a tool
+	 * whose hints come from a program nobody vetted. Unset: the tool's own code wrote them, taken as
+	 * written. `"readOnlyHint"`: only `readOnlyHint: true` lets a call run without asking (an MCP server
+	 * you configured); `"none"`: no hint does, so calls ask until a rule allows them (an MCP server from a
+	 * project's `.mcp.json`).
+	 */
+	hintTrust?: "readOnlyHint" | "none";
 }
 
 /** A group of tools, e.g. the tools of one MCP server. */
