@@ -1,5 +1,3 @@
-import { createHash, randomUUID } from "node:crypto";
-import { resolve } from "node:path";
 import {
 	Agent,
 	type AgentEvent,
@@ -19,10 +17,13 @@ import {
 } from "@gantry/ai";
 import { type ExtensionRunner, type ToolDefinition, type ToolInfo, wrapToolDefinition } from "@gantry/extensions";
 import type { Workspace } from "@gantry/tools";
+import { runPromptWithHooks, runSessionEnd } from "../hooks/prompt-hooks.js";
+import type { SessionHooks } from "../hooks/session-hooks.js";
 import { TOOL_SEARCH_TOOL_NAME } from "../tool-search/index.js";
 import type { ContextFile } from "./context-files.js";
 import { createToolHooks } from "./hook-bridge.js";
 import { applyToolLoadout } from "./loadout.js";
+import { findLastAssistant, isToolResult, sessionIdFor } from "./message-kinds.js";
 import { createToolFilter } from "./name-patterns.js";
 import { NestedToolCallRunner } from "./nested-calls.js";
 import type { AgentSessionOptions } from "./session-options.js";
@@ -62,6 +63,7 @@ export class AgentSession {
 	readonly #diagnosticListeners: SessionDiagnosticListener[] = [];
 	readonly #namedInAllowlist: ReadonlySet<string>;
 	readonly #isAllowed: (name: string) => boolean;
+	readonly #hooks: SessionHooks | undefined;
 	#builtinSources: ToolSource[] | undefined;
 	#persistedActive: string[];
 	#nestedDelivery: Promise<void> = Promise.resolve();
@@ -75,7 +77,7 @@ export class AgentSession {
 		options: AgentSessionOptions,
 		runner: ExtensionRunner,
 		transcript: { transcript: Transcript; loaded?: LoadedTranscript } | undefined,
-		environment: { workspace: Workspace; tempDir: string; contextFiles?: readonly ContextFile[] },
+		environment: { workspace: Workspace; tempDir: string; contextFiles?: readonly ContextFile[]; hooks?: SessionHooks },
 	) {
 		this.#options = options;
 		this.sessionId = options.sessionId ?? sessionIdFor(options.sessionFile);
@@ -86,6 +88,14 @@ export class AgentSession {
 		this.#transcript = transcript?.transcript;
 		this.#namedInAllowlist = new Set((options.tools ?? []).filter((name) => !name.includes("*")));
 		this.#isAllowed = createToolFilter(options.tools, options.excludeTools);
+		this.#hooks = environment.hooks;
+		this.#hooks?.attach({
+			...withoutUndefined({ tempDir: this.tempDir, sessionId: this.sessionId, transcriptPath: this.#transcript?.path }),
+			getPermissionMode: () => options.permissionMode ?? options.settings?.permissions?.defaultMode ?? "default",
+			getTool: (name) => this.#registry.get(name)?.tool,
+			// Through the UI when there is one, else to the diagnostic listeners.
+			notify: (message, level) => (runner.hasUI ? runner.ui.notify(message, level) : this.#report(message)),
+		});
 		const hookOptions = {
 			runner,
 			getModel: () => this.agent.state.model,
@@ -176,12 +186,18 @@ export class AgentSession {
 		return this.#transcript?.path;
 	}
 
-	/** Runs the agent on a prompt until it stops. Model and tool failures do not reject. */
+	/** Runs the agent on a prompt until it stops (with the hooks' UserPromptSubmit and Stop). Failures do not reject. */
 	async prompt(text: string): Promise<void> {
-		await this.agent.prompt(text);
+		if (this.#hooks === undefined) return this.agent.prompt(text);
+		await runPromptWithHooks(this.#hooks, text, {
+			run: (input) => this.agent.prompt(input),
+			messages: () => this.agent.state.messages,
+		});
 	}
 
+	/** Aborts the current run and kills the hooks running for it. */
 	abort(): void {
+		this.#hooks?.abort();
 		this.agent.abort();
 	}
 
@@ -250,8 +266,9 @@ export class AgentSession {
 	async dispose(): Promise<void> {
 		if (this.#disposed) return;
 		this.#disposed = true;
-		this.agent.abort();
+		this.abort();
 		await this.agent.waitForIdle();
+		if (this.#hooks !== undefined) await runSessionEnd(this.#hooks, "other");
 		// Extensions close what they opened (MCP servers and their processes) while the hosts still exist.
 		await this.runner.shutdown();
 		this.runner.setToolHost(undefined);
@@ -329,16 +346,13 @@ export class AgentSession {
 	}
 
 	#lastAssistantMessage(): AssistantMessage {
-		const messages = this.agent.state.messages;
-		for (let index = messages.length - 1; index >= 0; index--) {
-			const message = messages[index] as AgentMessage & { role?: string };
-			if (message.role === "assistant") return message as AssistantMessage;
-		}
-		const streaming = this.agent.state.streamMessage;
-		return streaming ?? createAssistantMessage(this.agent.state.model);
+		const last = findLastAssistant(this.agent.state.messages);
+		return last ?? this.agent.state.streamMessage ?? createAssistantMessage(this.agent.state.model);
 	}
 
 	async #onAgentEvent(event: AgentEvent): Promise<void> {
+		// A hook said `continue: false`: the run ends after this turn (no further model request).
+		if (event.type === "turn_end" && this.#hooks?.stopRequest !== undefined) this.agent.abort();
 		if (event.type === "message_start" && isToolResult(event.message)) {
 			const book = this.#nested.takeRecords(event.message.toolCallId);
 			if (book && book.calls.length > 0) event.message.nestedCalls = book.toNestedToolCalls();
@@ -383,14 +397,4 @@ export class AgentSession {
 			}
 		}
 	}
-}
-
-function isToolResult(message: AgentMessage): message is Extract<AgentMessage, { role: "toolResult" }> {
-	return (message as { role?: string }).role === "toolResult";
-}
-
-/** A stable id for a transcript file (its resumed runs share the prompt cache), else a random one. */
-function sessionIdFor(sessionFile: string | undefined): string {
-	if (sessionFile === undefined) return randomUUID();
-	return `gantry-${createHash("sha256").update(resolve(sessionFile)).digest("hex").slice(0, 32)}`;
 }

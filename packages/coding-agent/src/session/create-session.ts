@@ -4,6 +4,9 @@ import { type Extension, ExtensionRunner, loadExtensions } from "@gantry/extensi
 import { isSandboxedWorkspace } from "@gantry/sandbox";
 import { createLocalWorkspace, type Workspace } from "@gantry/tools";
 import { CodingAgentError } from "../errors.js";
+import { installSessionHooks } from "../hooks/install-hooks.js";
+import { runSessionStart } from "../hooks/prompt-hooks.js";
+import { PermissionHints } from "../permissions/permission-hints.js";
 import { AgentSession } from "./agent-session.js";
 import { type ContextFile, findContextFiles } from "./context-files.js";
 import type { AgentSessionOptions } from "./session-options.js";
@@ -38,6 +41,10 @@ export async function createAgentSession(input: AgentSessionOptions): Promise<Ag
 		workspace,
 		...(options.ui ? { ui: options.ui, hasUI: true } : {}),
 	});
+	// The hooks see each call first, before every other handler; the session's permission policy reads the
+	// decisions they leave in `hints`, which no other extension can reach.
+	const hints = new PermissionHints();
+	const hooks = await installSessionHooks(options.settings?.hooks, workspace, runner, hints);
 	const paths = (options.extensions ?? []).filter((entry): entry is string => typeof entry === "string");
 	const loaded = paths.length > 0 ? await loadExtensions(paths, { cwd: options.cwd }) : [];
 	let nextLoaded = 0;
@@ -60,11 +67,15 @@ export async function createAgentSession(input: AgentSessionOptions): Promise<Ag
 		}
 	}
 	const contextFiles = await contextFilesFor(options, workspace);
-	return new AgentSession(options, runner, transcript, {
+	const tempDir = await createSessionTempDir(workspace);
+	const session = new AgentSession(options, runner, transcript, {
 		workspace,
-		tempDir: await createSessionTempDir(workspace),
+		tempDir,
 		contextFiles,
+		...(hooks ? { hooks } : {}),
 	});
+	if (hooks) await runSessionStart(hooks, transcript?.loaded === undefined ? "startup" : "resume");
+	return session;
 }
 
 function contextFilesFor(options: AgentSessionOptions, workspace: Workspace): Promise<ContextFile[]> | ContextFile[] {

@@ -1,0 +1,23 @@
+import { createHash, randomUUID } from "node:crypto";
+import { resolve } from "node:path";
+import type { AgentMessage } from "@gantry/agent";
+import type { AssistantMessage } from "@gantry/ai";
+
+export function isToolResult(message: AgentMessage): message is Extract<AgentMessage, { role: "toolResult" }> {
+	return (message as { role?: string }).role === "toolResult";
+}
+
+/** The last assistant message of a conversation, if it has one. */
+export function findLastAssistant(messages: readonly AgentMessage[]): AssistantMessage | undefined {
+	for (let index = messages.length - 1; index >= 0; index--) {
+		const message = messages[index] as AgentMessage & { role?: string };
+		if (message.role === "assistant") return message as AssistantMessage;
+	}
+	return undefined;
+}
+
+/** A stable id for a transcript file (its resumed runs share the prompt cache), else a random one. */
+export function sessionIdFor(sessionFile: string | undefined): string {
+	if (sessionFile === undefined) return randomUUID();
+	return `gantry-${createHash("sha256").update(resolve(sessionFile)).digest("hex").slice(0, 32)}`;
+}
