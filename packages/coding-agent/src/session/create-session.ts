@@ -42,9 +42,10 @@ export async function createAgentSession(input: AgentSessionOptions): Promise<Ag
 		...(options.ui ? { ui: options.ui, hasUI: true } : {}),
 	});
 	// The hooks see each call first, before every other handler; the session's permission policy reads the
-	// decisions they leave in `hints`, which no other extension can reach.
+	// decisions they leave in `hints`, which no other extension can reach. Like Claude Code's, they are the
+	// user's own commands and run outside the sandbox the session puts the model's commands in.
 	const hints = new PermissionHints();
-	const hooks = await installSessionHooks(options.settings?.hooks, workspace, runner, hints);
+	const hooks = await installSessionHooks(options.settings?.hooks, given, runner, hints);
 	const paths = (options.extensions ?? []).filter((entry): entry is string => typeof entry === "string");
 	const loaded = paths.length > 0 ? await loadExtensions(paths, { cwd: options.cwd }) : [];
 	let nextLoaded = 0;
