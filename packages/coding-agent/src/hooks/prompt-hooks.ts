@@ -1,6 +1,6 @@
 import type { AgentMessage } from "@gantry/agent";
 import type { UserMessage } from "@gantry/ai";
-import { findLastAssistant } from "../session/message-kinds.js";
+import { findLastAssistant } from "../session/session-basics.js";
 import { textOf } from "./claude-tool-view.js";
 import { describeHookTexts } from "./hook-results.js";
 import type { SessionHooks } from "./session-hooks.js";

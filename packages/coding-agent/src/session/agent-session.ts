@@ -1,11 +1,4 @@
-import {
-	Agent,
-	type AgentEvent,
-	type AgentMessage,
-	type AgentStreamOptions,
-	type AgentTool,
-	type AgentToolCall,
-} from "@gantry/agent";
+import { Agent, type AgentEvent, type AgentMessage, type AgentTool, type AgentToolCall } from "@gantry/agent";
 import {
 	type AssistantMessage,
 	addUsage,
@@ -23,9 +16,9 @@ import { TOOL_SEARCH_TOOL_NAME } from "../tool-search/index.js";
 import type { ContextFile } from "./context-files.js";
 import { createToolHooks } from "./hook-bridge.js";
 import { applyToolLoadout } from "./loadout.js";
-import { findLastAssistant, isToolResult, sessionIdFor } from "./message-kinds.js";
 import { createToolFilter } from "./name-patterns.js";
 import { NestedToolCallRunner } from "./nested-calls.js";
+import { findLastAssistant, isToolResult, sessionIdFor, streamOptionsFor } from "./session-basics.js";
 import type { AgentSessionOptions } from "./session-options.js";
 import { createBuiltinToolSources } from "./session-tools.js";
 import { buildSystemPrompt } from "./system-prompt.js";
@@ -121,7 +114,7 @@ export class AgentSession {
 				apiKey: options.apiKey,
 				maxTokens: options.maxTokens,
 				temperature: options.temperature,
-				streamOptions: this.#streamOptions(),
+				streamOptions: streamOptionsFor(options, this.sessionId),
 				onListenerError: (error: unknown) => this.#report("a session listener failed", error),
 			}),
 		);
@@ -282,14 +275,6 @@ export class AgentSession {
 		if (this.#options.keepWorkspaceOpen !== true && this.workspace.close !== undefined) {
 			await this.workspace.close().catch((error: unknown) => this.#report("could not close the workspace", error));
 		}
-	}
-
-	/** Request options the session adds; unset ones are left out, so a `streamFn`'s own defaults still apply. */
-	#streamOptions(): AgentStreamOptions {
-		const streamOptions: AgentStreamOptions = { sessionId: this.sessionId };
-		if (this.#options.reasoning !== undefined) streamOptions.reasoning = this.#options.reasoning;
-		if (this.#options.idleTimeoutMs !== undefined) streamOptions.idleTimeoutMs = this.#options.idleTimeoutMs;
-		return streamOptions;
 	}
 
 	#rebuild(): void {
