@@ -2,7 +2,8 @@
 // createAssistantMessageEventStream, stream, complete, registerProvider, unregisterProvider, getProvider,
 // createFauxModel, emptyUsage, addUsage, completeUsage, createAssistantMessage, failedAssistantMessage,
 // GantryAiError, UnsupportedStrictJsonSchemaError, makeStrictJsonSchema, toPlainJsonSchema, toolToJsonSchema,
-// supportsStrictMode, getModel, getModels, createOpenAICompatibleModel, getApiKey, getApiKeyVariable,
+// supportsStrictMode, getModel, getModels, DEFAULT_MODEL_IDS, createOpenAICompatibleModel, getApiKey, getApiKeyVariable,
+// onProviderWarning, reportProviderWarning, modelDeprecationWarning,
 // parseToolCallArguments, priceUsage, withoutUndefined.
 import "./providers/builtins.js";
 
@@ -16,7 +17,20 @@ export {
 } from "./event-stream.js";
 export { createFauxModel, type FauxModel, type FauxModelOptions, type FauxTurn, type FauxTurnSource } from "./faux.js";
 export { makeStrictJsonSchema, toPlainJsonSchema } from "./json-schema.js";
-export { createOpenAICompatibleModel, getModel, getModels, type OpenAICompatibleModelOptions } from "./models.js";
+export {
+	createOpenAICompatibleModel,
+	DEFAULT_MODEL_IDS,
+	getModel,
+	getModels,
+	type OpenAICompatibleModelOptions,
+} from "./models.js";
+export {
+	modelDeprecationWarning,
+	onProviderWarning,
+	type ProviderWarning,
+	type ProviderWarningListener,
+	reportProviderWarning,
+} from "./provider-warnings.js";
 export { parseToolCallArguments } from "./providers/message-builder.js";
 export {
 	complete,

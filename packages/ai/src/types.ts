@@ -107,11 +107,18 @@ export type ToolResultMessage = {
 export type Message = UserMessage | AssistantMessage | ToolResultMessage;
 
 /**
- * Asks the provider to constrain the model's tool arguments to the schema. `"prefer"` uses strict mode
- * where the provider and the schema allow it and silently falls back otherwise; `"require"` fails the
- * request when it cannot be honoured.
+ * Asks the provider to constrain the model's tool arguments. `json_schema`: to the tool's schema;
+ * `"prefer"` uses strict mode where the provider and the schema allow it and silently falls back
+ * otherwise, `"require"` fails the request when it cannot be honoured. `grammar`: the tool takes one
+ * string (its schema has exactly one property, a required string) and the model writes that string
+ * freely, constrained to the grammar (`syntax` `"lark"` or `"regex"`); where the provider has freeform
+ * tools (OpenAI's Responses API: a `custom` tool) the tool is declared as one, elsewhere it is a function
+ * tool with its one string argument (strict where supported).
  */
-export type ConstrainedSampling = false | { type: "json_schema"; strict: "prefer" | "require" };
+export type ConstrainedSampling =
+	| false
+	| { type: "json_schema"; strict: "prefer" | "require" }
+	| { type: "grammar"; syntax: "lark" | "regex"; definition: string };
 
 /** A tool as the model sees it: a name, a description and a TypeBox object schema. */
 export type Tool = {
@@ -150,12 +157,31 @@ export type Model = {
 	reasoning?: boolean;
 	/** Prices per million tokens; `usage.cost` is computed from them. Default: none (cost stays 0). */
 	cost?: ModelCost;
+	/**
+	 * How the model edits files best: `"apply_patch"` (Codex's patch format, which OpenAI's GPT-5 and
+	 * codex models are trained on; a session then activates `apply_patch` instead of `edit`) or `"edit"`
+	 * (exact-text replacements). Default: `"edit"`.
+	 */
+	editFormat?: "edit" | "apply_patch";
+	/** The date (`YYYY-MM-DD`) the provider retires the model, once it announced one. Default: none. */
+	retiresOn?: string;
 	inputLimits?: { images?: { resize?: ImageResizeLimits } };
 	compat?: {
 		/** Whether the endpoint accepts `strict: true` tool schemas. Default: true for provider "openai". */
 		supportsStrictMode?: boolean;
 		/** Whether tool results may carry images natively. */
 		supportsImagesInToolResults?: boolean;
+		/**
+		 * Whether the endpoint takes freeform (custom) tools with a grammar (OpenAI's Responses API). Default:
+		 * true for provider "openai" on the Responses API, false otherwise (the tool is then a function tool).
+		 */
+		supportsFreeformTools?: boolean;
+		/**
+		 * How an Anthropic model is asked to think: `"budget"` (extended thinking with `budget_tokens`) or
+		 * `"adaptive"` (`thinking: { type: "adaptive" }` with `output_config.effort`; Claude 5 models refuse a
+		 * budget). Default: `"budget"`.
+		 */
+		anthropicThinking?: "budget" | "adaptive";
 	};
 };
 

@@ -4,6 +4,7 @@ describe("@gantry/ai surface", () => {
 	it("exports exactly these runtime names", async () => {
 		const api = await import("@gantry/ai");
 		expect(Object.keys(api).sort()).toEqual([
+			"DEFAULT_MODEL_IDS",
 			"EventStream",
 			"GantryAiError",
 			"UnsupportedStrictJsonSchemaError",
@@ -22,9 +23,12 @@ describe("@gantry/ai surface", () => {
 			"getModels",
 			"getProvider",
 			"makeStrictJsonSchema",
+			"modelDeprecationWarning",
+			"onProviderWarning",
 			"parseToolCallArguments",
 			"priceUsage",
 			"registerProvider",
+			"reportProviderWarning",
 			"stream",
 			"supportsStrictMode",
 			"toPlainJsonSchema",

@@ -5,12 +5,14 @@ import type {
 	RawMessageStreamEvent,
 } from "@anthropic-ai/sdk/resources/messages";
 import { type AssistantMessageEventStream, createAssistantMessageEventStream } from "../event-stream.js";
+import { modelDeprecationWarning, reportProviderWarning } from "../provider-warnings.js";
 import type { AssistantMessage, Context, JsonValue, Model, StopReason, StreamOptions } from "../types.js";
 import { addUsage, completeUsage } from "../usage.js";
 import { toAnthropicRequest } from "./anthropic-request.js";
-import { errorText } from "./error-text.js";
 import { AssistantMessageBuilder } from "./message-builder.js";
 import { type AttemptOutcome, type RequestAttempt, runRequest } from "./request-runner.js";
+import { SdkLogCapture } from "./sdk-log.js";
+import { withSdkWarningsCaught } from "./sdk-warnings.js";
 
 /** How often a turn that the server paused (`stop_reason: pause_turn`) is continued before giving up. */
 const MAX_CONTINUATIONS = 5;
@@ -31,19 +33,26 @@ export function streamAnthropicMessages(
 	const builder = new AssistantMessageBuilder(model, events);
 	const settings = options ?? {};
 	const total = completeUsage();
+	const log = new SdkLogCapture();
 	let reported = false;
+	const deprecation = modelDeprecationWarning(model);
+	if (deprecation) reportProviderWarning(deprecation);
 	const attempt = async ({ signal, fetch, apiKey }: RequestAttempt): Promise<AttemptOutcome> => {
+		log.reset();
 		const client = new Anthropic({
 			apiKey,
 			baseURL: model.baseUrl,
 			maxRetries: 0,
 			fetch,
 			defaultHeaders: settings.headers,
+			// What the client would print is kept: a chunk it cannot parse is quoted in the error.
+			logLevel: "error",
+			logger: log.logger,
 		});
 		for (let continuation = 0; ; continuation++) {
 			const tokens: TokenCounts = { input: 0, output: 0, cacheRead: 0, cacheWrite: 0 };
 			const request = toAnthropicRequest(model, withPartialTurn(context, builder.message, continuation), settings);
-			const response = await client.messages.create(request, { signal });
+			const response = await withSdkWarningsCaught(() => client.messages.create(request, { signal }));
 			builder.start();
 			const blocks = new Map<number, WireBlock>();
 			let stopReason: string | null = null;
@@ -70,7 +79,7 @@ export function streamAnthropicMessages(
 		builder,
 		attempt,
 		usage: () => (reported ? structuredClone(total) : undefined),
-		describe: describeError,
+		describe: (error) => describeError(error, log),
 	});
 	return events;
 }
@@ -180,9 +189,9 @@ function toStopReason(reason: string | null): Extract<StopReason, "stop" | "leng
 }
 
 /** HTTP and streamed errors: the status (if any) and the server's own message rather than the raw body. */
-function describeError(error: unknown): string {
+function describeError(error: unknown, log: SdkLogCapture): string {
 	if (error instanceof Anthropic.APIError && error.apiMessage) {
 		return error.status ? `${error.status} ${error.apiMessage}` : error.apiMessage;
 	}
-	return errorText(error);
+	return log.describe(error);
 }

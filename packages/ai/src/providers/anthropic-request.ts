@@ -50,7 +50,8 @@ export function toAnthropicRequest(
 	context: Context,
 	options: StreamOptions,
 ): MessageCreateParamsStreaming {
-	const thinking = thinkingSettings(model, options);
+	const adaptive = model.compat?.anthropicThinking === "adaptive";
+	const thinking = adaptive ? undefined : thinkingSettings(model, options);
 	const request: MessageCreateParamsStreaming = {
 		model: model.id,
 		max_tokens: thinking?.maxTokens ?? options.maxTokens ?? model.maxTokens,
@@ -78,8 +79,21 @@ export function toAnthropicRequest(
 	}
 	// No `temperature`: the Messages API deprecated it and the client no longer sends it.
 	if (thinking) request.thinking = { type: "enabled", budget_tokens: thinking.budget };
+	if (adaptive && (options.reasoning || options.thinking) && model.reasoning !== false) {
+		// These models take an effort, not a budget (a budget is refused with a 400).
+		request.thinking = { type: "adaptive" };
+		request.output_config = { effort: options.reasoning ? ADAPTIVE_EFFORTS[options.reasoning] : "high" };
+	}
 	return request;
 }
+
+/** The effort an adaptive-thinking model gets for a reasoning level (the API has no "minimal"). */
+const ADAPTIVE_EFFORTS: Record<ReasoningLevel, "low" | "medium" | "high"> = {
+	minimal: "low",
+	low: "low",
+	medium: "medium",
+	high: "high",
+};
 
 /**
  * The thinking budget and `max_tokens`: an explicit `thinking.budgetTokens` is sent as given; a

@@ -15,7 +15,7 @@ import { priceUsage } from "../usage.js";
 type OpenBlock =
 	| { kind: "text"; block: TextContent }
 	| { kind: "thinking"; block: ThinkingContent }
-	| { kind: "toolCall"; block: ToolCall; rawArguments: string };
+	| { kind: "toolCall"; block: ToolCall; rawArguments: string; freeformArgument?: string };
 
 /**
  * Builds one assistant message from a provider's stream and pushes the matching events: each block gets
@@ -54,9 +54,15 @@ export class AssistantMessageBuilder {
 		return this.#startBlock({ kind: "thinking", block }, "thinking_start");
 	}
 
-	startToolCall(id: string, name: string): number {
+	/**
+	 * Starts a tool call. With `freeformArgument` the streamed text is the call's input as it is (a
+	 * freeform tool's), and the arguments become `{ [freeformArgument]: text }`; otherwise it is JSON.
+	 */
+	startToolCall(id: string, name: string, options: { freeformArgument?: string } = {}): number {
 		const block: ToolCall = { type: "toolCall", id, name, arguments: {} };
-		return this.#startBlock({ kind: "toolCall", block, rawArguments: "" }, "toolcall_start");
+		const open: OpenBlock = { kind: "toolCall", block, rawArguments: "" };
+		if (options.freeformArgument !== undefined) open.freeformArgument = options.freeformArgument;
+		return this.#startBlock(open, "toolcall_start");
 	}
 
 	/** Adds a block the provider keeps for itself (no events: it is complete when it arrives). */
@@ -104,6 +110,11 @@ export class AssistantMessageBuilder {
 		const open = this.#open.get(contentIndex);
 		if (!open) return;
 		this.#open.delete(contentIndex);
+		if (open.kind === "toolCall" && open.freeformArgument !== undefined) {
+			open.block.arguments = { [open.freeformArgument]: open.rawArguments };
+			this.#events.push({ type: "toolcall_end", contentIndex, toolCall: open.block, partial: this.message });
+			return;
+		}
 		if (open.kind === "toolCall") {
 			const parsed = parseToolCallArguments(open.rawArguments);
 			open.block.arguments = parsed.arguments;

@@ -10,6 +10,7 @@ import { AssistantMessageBuilder } from "./message-builder.js";
 import { createOpenAIClient } from "./openai-client.js";
 import { REASONING_FIELDS, type ReasoningField, toOpenAIMessages, toOpenAITools } from "./openai-messages.js";
 import { type AttemptOutcome, type RequestAttempt, runRequest } from "./request-runner.js";
+import { SdkLogCapture } from "./sdk-log.js";
 
 /**
  * The `openai-completions` provider: OpenAI chat completions (streaming) through the official client,
@@ -24,10 +25,11 @@ export function streamOpenAICompletions(
 	const events = createAssistantMessageEventStream();
 	const builder = new AssistantMessageBuilder(model, events);
 	const settings = options ?? {};
+	const log = new SdkLogCapture();
 	let usage: Usage | undefined;
 	const attempt = async (request: RequestAttempt): Promise<AttemptOutcome> => {
 		const { signal } = request;
-		const client = createOpenAIClient(model, settings, request);
+		const client = createOpenAIClient(model, settings, request, log);
 		const response = await client.chat.completions.create(requestBody(model, context, settings), { signal });
 		builder.start();
 		const state = new ChunkState(builder);
@@ -39,7 +41,14 @@ export function streamOpenAICompletions(
 		const stopReason = state.stopReason();
 		return typeof stopReason === "object" ? stopReason : { stopReason };
 	};
-	void runRequest({ model, options: settings, builder, attempt, usage: () => usage });
+	void runRequest({
+		model,
+		options: settings,
+		builder,
+		attempt,
+		usage: () => usage,
+		describe: (error) => log.describe(error),
+	});
 	return events;
 }
 

@@ -24,8 +24,12 @@ export class ResponsesEventState {
 	#outcome: Extract<StopReason, "stop" | "length" | "toolUse"> | { error: string } | undefined;
 	usage: Usage | undefined;
 
-	constructor(builder: AssistantMessageBuilder) {
+	readonly #freeform: ReadonlyMap<string, string>;
+
+	/** `freeform`: the freeform (custom) tools by name, each with the name of its one string argument. */
+	constructor(builder: AssistantMessageBuilder, freeform: ReadonlyMap<string, string> = new Map()) {
 		this.#builder = builder;
+		this.#freeform = freeform;
 	}
 
 	apply(event: ResponseStreamEvent): void {
@@ -36,7 +40,8 @@ export class ResponsesEventState {
 			this.#appendThinking(event.output_index, event.delta);
 		} else if (type === "response.output_text.delta") this.#appendText(event.output_index, event.delta);
 		else if (type === "response.refusal.delta") this.#refusal += event.delta;
-		else if (type === "response.function_call_arguments.delta") this.#appendArguments(event.output_index, event.delta);
+		else if (type === "response.function_call_arguments.delta" || type === "response.custom_tool_call_input.delta")
+			this.#appendArguments(event.output_index, event.delta);
 		else if (type === "response.output_item.done") this.#done(event.output_index, event.item);
 		else if (type === "response.completed" || type === "response.incomplete" || type === "response.failed") {
 			this.#finish(event.response);
@@ -57,6 +62,12 @@ export class ResponsesEventState {
 			const contentIndex = this.#builder.startToolCall(item.call_id, item.name);
 			this.#items.set(index, { kind: "call", contentIndex, streamed: false });
 			if (item.arguments) this.#appendArguments(index, item.arguments);
+		} else if (item.type === "custom_tool_call") {
+			this.#calls++;
+			const freeformArgument = this.#freeform.get(item.name) ?? "input";
+			const contentIndex = this.#builder.startToolCall(item.call_id, item.name, { freeformArgument });
+			this.#items.set(index, { kind: "call", contentIndex, streamed: false });
+			if (item.input) this.#appendArguments(index, item.input);
 		}
 	}
 
@@ -108,8 +119,9 @@ export class ResponsesEventState {
 				if (item.text === undefined) return;
 			}
 			this.#builder.end(item.text);
-		} else if (item?.kind === "call" && done.type === "function_call") {
-			if (!item.streamed && done.arguments) this.#builder.append(item.contentIndex, done.arguments);
+		} else if (item?.kind === "call" && (done.type === "function_call" || done.type === "custom_tool_call")) {
+			const whole = done.type === "function_call" ? done.arguments : done.input;
+			if (!item.streamed && whole) this.#builder.append(item.contentIndex, whole);
 			this.#builder.end(item.contentIndex);
 		}
 	}

@@ -1,12 +1,14 @@
 import type {
+	CustomTool,
 	FunctionTool,
 	ResponseInputContent,
 	ResponseInputItem,
 	ResponseReasoningItem,
+	ToolChoiceCustom,
 	ToolChoiceFunction,
 	ToolChoiceOptions,
 } from "openai/resources/responses/responses";
-import { toolToJsonSchema } from "../tool-schema.js";
+import { freeformArgumentName, supportsFreeformTools, toolToJsonSchema } from "../tool-schema.js";
 import type {
 	AssistantMessage,
 	Context,
@@ -34,6 +36,8 @@ export type StoredReasoning = Pick<ResponseReasoningItem, "type" | "summary" | "
  * items with their text; their images follow in one user message after a run of results.
  */
 export function toResponsesInput(model: Model, context: Context): ResponseInputItem[] {
+	const freeform = freeformTools(model, context);
+	const freeformCalls = new Set<string>();
 	const items: ResponseInputItem[] = [];
 	let toolImages: ResponseInputContent[] = [];
 	const flushToolImages = () => {
@@ -42,7 +46,8 @@ export function toResponsesInput(model: Model, context: Context): ResponseInputI
 	};
 	for (const message of normalizeTranscript(context.messages)) {
 		if (message.role === "toolResult") {
-			items.push({ type: "function_call_output", call_id: message.toolCallId, output: toolResultText(message) });
+			const type = freeformCalls.has(message.toolCallId) ? "custom_tool_call_output" : "function_call_output";
+			items.push({ type, call_id: message.toolCallId, output: toolResultText(message) });
 			toolImages.push(...resultImages(model, message));
 			continue;
 		}
@@ -50,17 +55,30 @@ export function toResponsesInput(model: Model, context: Context): ResponseInputI
 		if (message.role === "user") {
 			const content = userContent(model, message);
 			if (content.length) items.push({ role: "user", content });
-		} else items.push(...assistantItems(message));
+		} else items.push(...assistantItems(message, freeform, freeformCalls));
 	}
 	flushToolImages();
 	return items;
 }
 
-function assistantItems(message: AssistantMessage): ResponseInputItem[] {
+function assistantItems(
+	message: AssistantMessage,
+	freeform: ReadonlyMap<string, string>,
+	freeformCalls: Set<string>,
+): ResponseInputItem[] {
 	const items: ResponseInputItem[] = [];
 	for (const block of message.content) {
 		if (block.type === "text") {
 			if (block.text) items.push({ role: "assistant", content: block.text });
+		} else if (block.type === "toolCall" && freeform.has(block.name)) {
+			const value = block.arguments[freeform.get(block.name) as string];
+			freeformCalls.add(block.id);
+			items.push({
+				type: "custom_tool_call",
+				call_id: block.id,
+				name: block.name,
+				input: typeof value === "string" ? value : JSON.stringify(block.arguments),
+			});
 		} else if (block.type === "toolCall") {
 			items.push({
 				type: "function_call",
@@ -86,10 +104,37 @@ function parseStoredReasoning(signature: string): StoredReasoning | undefined {
 	}
 }
 
-/** The Responses API function tools (`strict` is always sent: the API's default is strict). */
-export function toResponsesTools(model: Model, context: Context): FunctionTool[] | undefined {
+/**
+ * The tools of the context declared as freeform (custom) tools on this model, by name, each with the name
+ * of its one string argument (see `freeformArgumentName`). Empty when the endpoint has no freeform tools.
+ */
+export function freeformTools(model: Model, context: Context): Map<string, string> {
+	const tools = new Map<string, string>();
+	if (!supportsFreeformTools(model)) return tools;
+	for (const tool of context.tools ?? []) {
+		const argument = freeformArgumentName(tool);
+		if (argument !== undefined) tools.set(tool.name, argument);
+	}
+	return tools;
+}
+
+/**
+ * The Responses API tools: function tools (`strict` is always sent: the API's default is strict), and a
+ * `custom` tool with the grammar for each tool that asks for grammar-constrained sampling.
+ */
+export function toResponsesTools(model: Model, context: Context): (FunctionTool | CustomTool)[] | undefined {
 	if (!context.tools?.length) return undefined;
-	return context.tools.map((tool) => {
+	const freeform = freeformTools(model, context);
+	return context.tools.map((tool): FunctionTool | CustomTool => {
+		const sampling = tool.constrainedSampling;
+		if (freeform.has(tool.name) && sampling && sampling.type === "grammar") {
+			return {
+				type: "custom",
+				name: tool.name,
+				description: tool.description,
+				format: { type: "grammar", syntax: sampling.syntax, definition: sampling.definition },
+			};
+		}
 		const schema = toolToJsonSchema(tool, model);
 		return {
 			type: "function",
@@ -101,8 +146,12 @@ export function toResponsesTools(model: Model, context: Context): FunctionTool[]
 	});
 }
 
-export function toResponsesToolChoice(choice: ToolChoice): ToolChoiceOptions | ToolChoiceFunction {
-	return typeof choice === "string" ? choice : { type: "function", name: choice.name };
+export function toResponsesToolChoice(
+	choice: ToolChoice,
+	freeform: ReadonlyMap<string, string> = new Map(),
+): ToolChoiceOptions | ToolChoiceFunction | ToolChoiceCustom {
+	if (typeof choice === "string") return choice;
+	return { type: freeform.has(choice.name) ? "custom" : "function", name: choice.name };
 }
 
 function userContent(model: Model, message: UserMessage): ResponseInputContent[] {

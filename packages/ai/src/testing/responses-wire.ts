@@ -10,7 +10,7 @@ import {
  * The server-sent events of a Responses API stream for `reply` (`event: <type>` + `data: …`, no
  * `[DONE]`): `response.created`, a reasoning item (summary deltas and an encrypted content) when the
  * reply has thinking, a message item for the text, one function-call item per tool call (arguments as
- * deltas), then `response.completed`, or `response.incomplete` when `finishReason` is `length` /
+ * deltas; a `custom` call is a custom-tool-call item with its input as deltas), then `response.completed`, or `response.incomplete` when `finishReason` is `length` /
  * `max_output_tokens`; `streamError` sends an `error` event and `response.failed` instead.
  */
 export function responsesStreamFrames(
@@ -102,6 +102,22 @@ export function responsesStreamFrames(
 		);
 	}
 	for (const call of reply.toolCalls ?? []) {
+		if (call.custom) {
+			const itemId = `ctc_scripted_${output.length}`;
+			const input = argumentsText(call);
+			const fields = { id: itemId, type: "custom_tool_call", call_id: call.id ?? nextCallId(), name: call.name };
+			item(
+				{ ...fields, input: "", status: "in_progress" },
+				(index) => {
+					for (const delta of chunkText(input, size)) {
+						send("response.custom_tool_call_input.delta", { item_id: itemId, output_index: index, delta });
+					}
+					send("response.custom_tool_call_input.done", { item_id: itemId, output_index: index, input });
+				},
+				{ ...fields, input, status: "completed" },
+			);
+			continue;
+		}
 		const itemId = `fc_scripted_${output.length}`;
 		const callId = call.id ?? nextCallId();
 		const args = argumentsText(call);

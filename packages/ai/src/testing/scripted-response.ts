@@ -8,6 +8,12 @@ export type ScriptedToolCall = {
 	 * scripts malformed argument JSON (e.g. `'{"path": "a.txt"'`).
 	 */
 	arguments: string | Record<string, unknown>;
+	/**
+	 * A freeform (custom) tool's call: in the Responses API format it is sent as a `custom_tool_call`
+	 * item whose `input` is `arguments` (a string) as it is, streamed as `custom_tool_call_input` deltas.
+	 * The other formats send it as a function call. Default: false.
+	 */
+	custom?: boolean;
 };
 
 /** Token counts the scripted response reports, in Gantry's terms (`input` excludes cached tokens). */

@@ -17,7 +17,7 @@ const deepseek = useScriptedProvider(
 	{ apiKey: "k", maxRetries: 0 },
 );
 const anthropic = useScriptedProvider(
-	(server) => ({ ...getModel("anthropic", "claude-sonnet-4-5"), baseUrl: server.anthropicBaseUrl }),
+	(server) => ({ ...getModel("anthropic", "claude-haiku-4-5"), baseUrl: server.anthropicBaseUrl }),
 	{ apiKey: "k", maxRetries: 0 },
 );
 

@@ -26,7 +26,11 @@ const responses = useScriptedProvider(
 	{ apiKey: "sk", maxRetries: 0 },
 );
 const anthropic = useScriptedProvider(
-	(server) => ({ ...getModel("anthropic", "claude-sonnet-4-5"), baseUrl: server.anthropicBaseUrl }),
+	(server) => ({ ...getModel("anthropic", "claude-haiku-4-5"), baseUrl: server.anthropicBaseUrl }),
+	{ apiKey: "k", maxRetries: 0 },
+);
+const adaptive = useScriptedProvider(
+	(server) => ({ ...getModel("anthropic", "claude-sonnet-5-5"), baseUrl: server.anthropicBaseUrl }),
 	{ apiKey: "k", maxRetries: 0 },
 );
 
@@ -120,6 +124,35 @@ describe("Anthropic request shape", () => {
 		},
 	);
 
+	it.each([
+		["minimal", "low"],
+		["low", "low"],
+		["medium", "medium"],
+		["high", "high"],
+	] as const)(
+		"asks a Claude 5 model to think adaptively at reasoning %s (effort %s), never with a budget",
+		async (level, effort) => {
+			adaptive.server.enqueue({ text: "ok" });
+			await adaptive.request(TOOLS, { reasoning: level, maxTokens: 2000 });
+			const body = adaptive.server.requests[0].body;
+			expect(body.thinking).toEqual({ type: "adaptive" });
+			expect(body.output_config).toEqual({ effort });
+			expect(body.max_tokens).toBe(2000);
+		},
+	);
+
+	it("sends no thinking settings to an adaptive model unless reasoning is asked for", async () => {
+		adaptive.server.enqueue({ text: "ok" }, { text: "ok" });
+		await adaptive.request(TOOLS);
+		await adaptive.request(TOOLS, { thinking: { budgetTokens: 5000 } });
+		expect(adaptive.server.requests[0].body.thinking).toBeUndefined();
+		expect(adaptive.server.requests[0].body.output_config).toBeUndefined();
+		expect(adaptive.server.requests[1].body).toMatchObject({
+			thinking: { type: "adaptive" },
+			output_config: { effort: "high" },
+		});
+	});
+
 	it("keeps the budget below the model's output limit", async () => {
 		anthropic.server.enqueue({ text: "ok" });
 		anthropic.model.maxTokens = 16_000;
@@ -153,8 +186,8 @@ describe("usage.cost", () => {
 			usage: { input: 1_000_000, output: 200_000, cacheRead: 2_000_000, cacheWrite: 100_000 },
 		});
 		const { message } = await anthropic.request();
-		// claude-sonnet-4-5: $3 in, $15 out, $0.30 cache read, $3.75 cache write per million.
-		expect(message.usage.cost).toEqual({ input: 3, output: 3, cacheRead: 0.6, cacheWrite: 0.375, total: 6.975 });
+		// claude-haiku-4-5: $1 in, $5 out, $0.10 cache read, $1.25 cache write per million.
+		expect(message.usage.cost).toEqual({ input: 1, output: 1, cacheRead: 0.2, cacheWrite: 0.125, total: 2.325 });
 	});
 
 	it("stays 0 for a model without prices", async () => {
