@@ -1,12 +1,26 @@
 // @gantry/tools public API: createReadToolDefinition, createBashToolDefinition, createEditToolDefinition,
 // createWriteToolDefinition, createGrepToolDefinition, createFindToolDefinition, createLsToolDefinition,
 // createPowerShellToolDefinition, createAllToolDefinitions, createCodingToolDefinitions,
-// createReadOnlyToolDefinitions, each tool's schema / local operations / types, DEFAULT_MAX_LINES,
+// createReadOnlyToolDefinitions, createApplyPatchToolDefinition, parsePatch, PatchParseError,
+// APPLY_PATCH_LARK_GRAMMAR, each tool's schema / local operations / types, DEFAULT_MAX_LINES,
 // DEFAULT_MAX_BYTES, GREP_MAX_LINE_LENGTH, BASH_UPDATE_THROTTLE_MS, truncateHead,
 // truncateTail, truncateLine, formatSize, OutputAccumulator, processImage, processImageBytes, image limits,
 // looksBinary, createOutputPump (the read-pause-drain loop of a Workspace spawn), resolveToolPath, resolveExistingPath (look-alike names), withFileMutationQueue, createLocalWorkspace and the
 // Workspace contract types, toolProcessEnvironment and isSecretVariableName (tool processes without secrets).
 
+export { createApplyPatchToolDefinition } from "./apply-patch/apply-patch.js";
+export { APPLY_PATCH_LARK_GRAMMAR } from "./apply-patch/grammar.js";
+export { PatchParseError, parsePatch } from "./apply-patch/parse.js";
+export {
+	type ApplyPatchFileChange,
+	type ApplyPatchToolDetails,
+	type ApplyPatchToolInput,
+	type ApplyPatchToolOptions,
+	applyPatchOutputSchema,
+	applyPatchSchema,
+	type PatchAction,
+	type PatchChunk,
+} from "./apply-patch/types.js";
 export { createEditToolDefinition, localEditOperations } from "./edit/edit.js";
 export {
 	type EditOperations,

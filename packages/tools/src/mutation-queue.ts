@@ -49,6 +49,28 @@ export function withWorkspaceMutationQueue<T>(workspace: Workspace, path: string
 	return queueOn(workspace.label, (target) => workspace.fs.realpath(target), path, task);
 }
 
+/**
+ * Runs `task` once it holds the queues of every path in `paths` (absolute on `workspace`) at once, for a
+ * change that must see and write several files together (a patch). The queues are taken in one global
+ * order (spelled paths sorted, then real paths sorted), so two such tasks, or such a task and the
+ * single-file ones, can never wait for each other in a circle.
+ */
+export function withWorkspaceMutationQueues<T>(
+	workspace: Workspace,
+	paths: readonly string[],
+	task: () => Promise<T>,
+): Promise<T> {
+	const host = workspace.label;
+	const realpath = (target: string) => workspace.fs.realpath(target);
+	const spelled = [...new Set(paths)].sort();
+	const holding = (tails: Map<string, Promise<unknown>>, keys: readonly string[], inner: () => Promise<T>) =>
+		keys.reduceRight<() => Promise<T>>((next, key) => () => enqueue(tails, `${host}\0${key}`, next), inner)();
+	return holding(spelledTails, spelled, async () => {
+		const real = [...new Set(await Promise.all(spelled.map((path) => realKey(realpath, path))))].sort();
+		return holding(realTails, real, task);
+	});
+}
+
 function queueOn<T>(
 	host: string,
 	realpath: (path: string) => Promise<string>,

@@ -1,5 +1,7 @@
 import { type Model, withoutUndefined } from "@gantry/ai";
 import type { ToolDefinition } from "@gantry/extensions";
+import { createApplyPatchToolDefinition } from "./apply-patch/apply-patch.js";
+import type { ApplyPatchToolOptions } from "./apply-patch/types.js";
 import { createEditToolDefinition } from "./edit/edit.js";
 import type { EditToolOptions } from "./edit/types.js";
 import { createFindToolDefinition } from "./find/find.js";
@@ -18,7 +20,16 @@ import { workspaceOf } from "./workspace/workspace-of.js";
 import type { WriteToolOptions } from "./write/types.js";
 import { createWriteToolDefinition } from "./write/write.js";
 
-export type BuiltinToolName = "read" | "bash" | "edit" | "write" | "grep" | "find" | "ls" | "powershell";
+export type BuiltinToolName =
+	| "read"
+	| "bash"
+	| "edit"
+	| "write"
+	| "grep"
+	| "find"
+	| "ls"
+	| "powershell"
+	| "apply_patch";
 
 /** Options for every builtin at once; the per-tool options win over the shared ones. */
 export interface AllToolsOptions {
@@ -36,6 +47,7 @@ export interface AllToolsOptions {
 	find?: FindToolOptions;
 	ls?: LsToolOptions;
 	powershell?: PowerShellToolOptions;
+	apply_patch?: ApplyPatchToolOptions;
 }
 
 /** Every builtin tool definition, by name, all acting on one workspace (a string: a local folder). */
@@ -55,6 +67,7 @@ export function createAllToolDefinitions(
 		find: createFindToolDefinition(workspace, options.find),
 		ls: createLsToolDefinition(workspace, options.ls),
 		powershell: createPowerShellToolDefinition(workspace, { ...shared, ...options.powershell }),
+		apply_patch: createApplyPatchToolDefinition(workspace, options.apply_patch),
 	};
 }
 

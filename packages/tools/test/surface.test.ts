@@ -7,6 +7,7 @@ import * as api from "../src/index.js";
 describe("@gantry/tools surface", () => {
 	it("exports exactly the public runtime names", () => {
 		expect(Object.keys(api).sort()).toEqual([
+			"APPLY_PATCH_LARK_GRAMMAR",
 			"BASH_UPDATE_THROTTLE_MS",
 			"DEFAULT_FIND_LIMIT",
 			"DEFAULT_GREP_LIMIT",
@@ -18,9 +19,13 @@ describe("@gantry/tools surface", () => {
 			"DEFAULT_MAX_LINES",
 			"GREP_MAX_LINE_LENGTH",
 			"OutputAccumulator",
+			"PatchParseError",
+			"applyPatchOutputSchema",
+			"applyPatchSchema",
 			"bashSchema",
 			"compileFindPattern",
 			"createAllToolDefinitions",
+			"createApplyPatchToolDefinition",
 			"createBashToolDefinition",
 			"createCodingToolDefinitions",
 			"createEditToolDefinition",
@@ -54,6 +59,7 @@ describe("@gantry/tools surface", () => {
 			"looksBinary",
 			"lsOutputSchema",
 			"lsSchema",
+			"parsePatch",
 			"powershellSchema",
 			"processImage",
 			"processImageBytes",
@@ -78,7 +84,17 @@ describe("@gantry/tools surface", () => {
 		const cwd = await mkdtemp(join(tmpdir(), "gantry-tools-surface-"));
 		try {
 			const all = api.createAllToolDefinitions(cwd);
-			expect(Object.keys(all)).toEqual(["read", "bash", "edit", "write", "grep", "find", "ls", "powershell"]);
+			expect(Object.keys(all)).toEqual([
+				"read",
+				"bash",
+				"edit",
+				"write",
+				"grep",
+				"find",
+				"ls",
+				"powershell",
+				"apply_patch",
+			]);
 			for (const [name, definition] of Object.entries(all)) {
 				expect(definition.name).toBe(name);
 				expect(definition.promptSnippet, name).toBeTruthy();
@@ -88,7 +104,14 @@ describe("@gantry/tools surface", () => {
 			for (const name of ["read", "grep", "find", "ls"] as const) {
 				expect(all[name].annotations).toMatchObject({ readOnlyHint: true, idempotentHint: true });
 			}
-			for (const name of ["edit", "write"] as const) expect(all[name].annotations?.destructiveHint).toBe(true);
+			for (const name of ["edit", "write", "apply_patch"] as const) {
+				expect(all[name].annotations?.destructiveHint).toBe(true);
+			}
+			expect(all.apply_patch.constrainedSampling).toEqual({
+				type: "grammar",
+				syntax: "lark",
+				definition: api.APPLY_PATCH_LARK_GRAMMAR,
+			});
 			for (const name of ["bash", "powershell"] as const) {
 				expect(all[name].annotations).toMatchObject({ destructiveHint: true, openWorldHint: true });
 			}

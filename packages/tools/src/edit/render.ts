@@ -2,7 +2,7 @@ import type { AgentToolResult } from "@gantry/agent";
 import type { Theme } from "@gantry/extensions";
 
 /** Diff lines shown before the rest is folded away (collapsed view). */
-const COLLAPSED_DIFF_LINES = 20;
+export const COLLAPSED_DIFF_LINES = 20;
 
 /** The text of a result's first text block ("" when it has none). */
 export function resultText(result: AgentToolResult<unknown>): string {
@@ -11,7 +11,7 @@ export function resultText(result: AgentToolResult<unknown>): string {
 }
 
 /** One diff line coloured by its role: additions, removals, hunk headers. */
-function colourDiffLine(line: string, theme: Theme): string {
+export function colourDiffLine(line: string, theme: Theme): string {
 	if (line.startsWith("+")) return theme.success(line);
 	if (line.startsWith("-")) return theme.error(line);
 	if (line.startsWith("@@")) return theme.accent(line);
