@@ -10,6 +10,7 @@ import { type CliIo, processIo } from "./io.js";
 import { outputFolderFor, prepareOutputFolder, pruneOutputFolders, removeIfEmpty } from "./output-files.js";
 import { readVersion } from "./package-info.js";
 import { appendPipedInput, readPipedInput } from "./piped-input.js";
+import { noticeProviderWarnings } from "./provider-notices.js";
 import { openRemoteWorkspace } from "./remote/remote-session.js";
 import type { SessionSetup } from "./session-factory.js";
 import { findSession, listSessions, type SessionSummary } from "./session-list.js";
@@ -177,7 +178,14 @@ async function runWithSession(
 		});
 	}
 	const { openSession } = await import("./session-factory.js");
-	const agentSession = await openSession({ ...setup, ...(session ? { sessionFile: session.path } : {}) });
+	const stopWarnings = noticeProviderWarnings(setup.model, setup.onNotice ?? (() => {}));
+	let agentSession: Awaited<ReturnType<typeof openSession>>;
+	try {
+		agentSession = await openSession({ ...setup, ...(session ? { sessionFile: session.path } : {}) });
+	} catch (error) {
+		stopWarnings();
+		throw error;
+	}
 	try {
 		if (mode === "json") {
 			const { runJsonMode } = await import("./modes/json.js");
@@ -186,6 +194,7 @@ async function runWithSession(
 		const { runPrintMode } = await import("./modes/print.js");
 		return await runPrintMode(agentSession, prompt as string, io);
 	} finally {
+		stopWarnings();
 		await agentSession.dispose();
 		// Where the conversation went and how to go on with it, on stderr: stdout stays the answer (or JSON).
 		if (session) io.stderr.write(`${sessionSavedLine(session)}\n`);

@@ -18,7 +18,7 @@ Usage
 Model
   --provider <name>       openai or anthropic (default: from --model, else openai, or anthropic when
                           only ANTHROPIC_API_KEY is set)
-  --model <id>            model id (default: gpt-4.1 / claude-sonnet-4-5)
+  --model <id>            model id (default: gpt-5.6-terra / claude-sonnet-5-5)
   --base-url <url>        any OpenAI-compatible server (Ollama, vLLM, llama.cpp): any --model id works;
                           add --provider anthropic for an Anthropic-compatible one
   --api-key <key>         API key (default: OPENAI_API_KEY or ANTHROPIC_API_KEY)
@@ -71,7 +71,7 @@ Sessions are saved under ~/.gantry/sessions/<folder>-<hash>/; print mode names t
 
 Examples
   OPENAI_API_KEY=sk-... gantry "Why does the build fail?"
-  gantry --provider anthropic --model claude-sonnet-4-5
+  gantry --provider anthropic --model claude-sonnet-5-5
   gantry --provider openai --base-url http://127.0.0.1:11434/v1 --model qwen3:8b
   gantry -e examples/extensions/protected-paths.ts --yes "Tidy up the README"
 `;

@@ -1,4 +1,11 @@
-import { createOpenAICompatibleModel, getApiKeyVariable, getModel, getModels, type Model } from "@gantry/ai";
+import {
+	createOpenAICompatibleModel,
+	DEFAULT_MODEL_IDS,
+	getApiKeyVariable,
+	getModel,
+	getModels,
+	type Model,
+} from "@gantry/ai";
 import { CliError, usageError } from "./errors.js";
 
 /** The model options of the command line. */
@@ -17,7 +24,8 @@ export interface SelectedModel {
 	missingKey?: string;
 }
 
-const DEFAULT_MODELS: Record<string, string> = { openai: "gpt-4.1", anthropic: "claude-sonnet-4-5" };
+/** Each provider's default model: the catalogue's (`DEFAULT_MODEL_IDS` of `@gantry/ai`). */
+const DEFAULT_MODELS: Record<string, string> = DEFAULT_MODEL_IDS;
 
 function knownProviders(): string[] {
 	return [...new Set(getModels().map((model) => model.provider))];
@@ -72,9 +80,12 @@ function selectCustomEndpoint(choice: ModelChoice, env: NodeJS.ProcessEnv): Sele
 	const variable = getApiKeyVariable(provider);
 	const apiKey = choice.apiKey ?? (variable ? nonEmpty(env[variable]) : undefined);
 	if (provider === "anthropic") {
-		const template = getModels("anthropic")[0];
+		// The default model's limits; an unknown id is asked to think the long-standing way (a budget).
+		const { retiresOn: _retires, compat, ...template } = getModel("anthropic", DEFAULT_MODEL_IDS.anthropic);
+		const { anthropicThinking: _thinking, ...keptCompat } = compat ?? {};
 		const model: Model = {
 			...template,
+			compat: keptCompat,
 			id: choice.model,
 			name: choice.model,
 			baseUrl: baseUrl.replace(/\/v1\/?$/, ""),

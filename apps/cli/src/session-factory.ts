@@ -14,7 +14,7 @@ import { CliError } from "./errors.js";
 import { attachMcpServers, loadMcpServers, noteRemoteMcpConfig } from "./mcp-servers.js";
 import { permissionOptionsFor } from "./permission-settings.js";
 import { type StreamSettings, streamWithSettings } from "./stream-settings.js";
-import { CLI_DEFAULT_TOOLS, checkToolNames } from "./tool-names.js";
+import { checkToolNames, cliDefaultTools } from "./tool-names.js";
 
 /** Everything a run's session is made from. */
 export interface SessionSetup {
@@ -82,8 +82,9 @@ export async function openSession(setup: SessionSetup): Promise<AgentSession> {
 			cwd: setup.cwd,
 			model: setup.model,
 			// Without --tools every tool registers and the seven builtins start active (grep, find and ls too,
-			// so print mode can look around a folder without asking).
-			tools: options.tools ?? ["*", ...CLI_DEFAULT_TOOLS],
+			// so print mode can look around a folder without asking; apply_patch instead of edit for a model
+			// that edits with patches).
+			tools: options.tools ?? ["*", ...cliDefaultTools(setup.model)],
 			...(options.noTools ? { noTools: "all" as const } : {}),
 			extensions,
 			...withoutUndefined({

@@ -1,9 +1,19 @@
+import type { Model } from "@gantry/ai";
 import type { AgentSession } from "@gantry/coding-agent";
 import { createAllToolDefinitions } from "@gantry/tools";
 import { usageError } from "./errors.js";
 
 /** Builtins the CLI declares to the model unless `--tools` says otherwise (pinned in the API). */
 export const CLI_DEFAULT_TOOLS = ["read", "bash", "edit", "write", "grep", "find", "ls"] as const;
+
+/**
+ * The CLI's default builtins for `model`: `CLI_DEFAULT_TOOLS`, with `apply_patch` in the place of `edit`
+ * for a model that edits with patches (its catalogue entry's `editFormat`).
+ */
+export function cliDefaultTools(model: Model): string[] {
+	const patches = model.editFormat === "apply_patch";
+	return CLI_DEFAULT_TOOLS.map((name) => (patches && name === "edit" ? "apply_patch" : name));
+}
 
 /** The session's own tools, registered besides the `@gantry/tools` builtins. */
 const SESSION_TOOLS = ["codemode", "tool_search"];

@@ -5,19 +5,26 @@ import { requireApiKey, selectModel } from "../src/model-selection.js";
 describe("selectModel", () => {
 	it("defaults to OpenAI's default model with OPENAI_API_KEY", () => {
 		const selected = selectModel({}, { OPENAI_API_KEY: "sk-openai" });
-		expect(selected.model).toMatchObject({ provider: "openai", id: "gpt-4.1", api: "openai-completions" });
+		expect(selected.model).toMatchObject({ provider: "openai", id: "gpt-5.6-terra", api: "openai-responses" });
 		expect(selected.apiKey).toBe("sk-openai");
 	});
 
 	it("picks Anthropic when only its key is set, or when the model is an Anthropic one", () => {
-		expect(selectModel({}, { ANTHROPIC_API_KEY: "sk-ant" }).model.provider).toBe("anthropic");
+		expect(selectModel({}, { ANTHROPIC_API_KEY: "sk-ant" }).model).toMatchObject({
+			provider: "anthropic",
+			id: "claude-sonnet-5-5",
+		});
 		const byModel = selectModel({ model: "claude-haiku-4-5" }, { ANTHROPIC_API_KEY: "sk-ant" });
 		expect(byModel.model).toMatchObject({ provider: "anthropic", id: "claude-haiku-4-5", api: "anthropic-messages" });
 	});
 
 	it("honours OPENAI_BASE_URL like --base-url, for catalogue and other model ids", () => {
 		const proxied = selectModel({}, { OPENAI_BASE_URL: "http://127.0.0.1:8080/v1", OPENAI_API_KEY: "sk-x" });
-		expect(proxied.model).toMatchObject({ provider: "openai", id: "gpt-4.1", baseUrl: "http://127.0.0.1:8080/v1" });
+		expect(proxied.model).toMatchObject({
+			provider: "openai",
+			id: "gpt-5.6-terra",
+			baseUrl: "http://127.0.0.1:8080/v1",
+		});
 		expect(proxied.apiKey).toBe("sk-x");
 		const local = selectModel({ model: "qwen3:8b" }, { OPENAI_BASE_URL: "http://127.0.0.1:11434/v1" });
 		expect(local.model).toMatchObject({ id: "qwen3:8b", baseUrl: "http://127.0.0.1:11434/v1" });
@@ -70,6 +77,9 @@ describe("selectModel", () => {
 			provider: "anthropic",
 			baseUrl: "http://127.0.0.1:9000",
 		});
+		// An id the catalogue does not know is asked to think with a budget, as the Messages API always took.
+		expect(selected.model.compat?.anthropicThinking).toBeUndefined();
+		expect(selected.model.retiresOn).toBeUndefined();
 	});
 
 	it("rejects unknown providers and catalogue models as usage errors", () => {

@@ -8,6 +8,7 @@ import type { CliIo } from "../io.js";
 import { outputFolderFor, prepareOutputFolder, removeIfEmpty } from "../output-files.js";
 import { readVersion } from "../package-info.js";
 import { permissionOptionsFor } from "../permission-settings.js";
+import { noticeProviderWarnings } from "../provider-notices.js";
 import { frameDefinitions } from "../remote/host-frames.js";
 import { openSession, type SessionSetup } from "../session-factory.js";
 import type { SessionSummary } from "../session-list.js";
@@ -70,8 +71,12 @@ export async function runInteractiveMode(setup: InteractiveSetup): Promise<numbe
 	// Full-output files stay with the transcript they belong to.
 	const outputFolder = chosen && setup.outputFolder !== undefined ? outputFolderFor(chosen.path) : setup.outputFolder;
 	if (outputFolder !== undefined) prepareOutputFolder(outputFolder);
-	// Notes about the setup (an unused remote .mcp.json), shown under the banner.
+	// Notes about the setup (an unused remote .mcp.json, a deprecated model), shown under the banner;
+	// provider warnings raised later are shown as they come.
 	const notices: string[] = [];
+	const stopWarnings = noticeProviderWarnings(setup.model, (message) =>
+		view ? ui.notify(message, "warning") : notices.push(message),
+	);
 	try {
 		// What /tools shows: the settings' rules, and the "always" answers as they are given.
 		const place = { cwd: setup.cwd, workspace: setup.sessionOptions?.workspace };
@@ -89,6 +94,7 @@ export async function runInteractiveMode(setup: InteractiveSetup): Promise<numbe
 			...(file ? { sessionFile: file.path } : {}),
 		});
 	} catch (error) {
+		stopWarnings();
 		screen.close();
 		keys.close();
 		throw error;
@@ -152,6 +158,7 @@ export async function runInteractiveMode(setup: InteractiveSetup): Promise<numbe
 		screen.close();
 		stdout.write(BRACKETED_PASTE_OFF);
 		keys.close();
+		stopWarnings();
 		await session.dispose();
 		if (outputFolder !== undefined && outputFolder !== setup.outputFolder) removeIfEmpty(outputFolder);
 	}

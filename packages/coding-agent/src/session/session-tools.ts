@@ -7,7 +7,17 @@ import type { AgentSessionOptions } from "./session-options.js";
 import type { ToolRegistry, ToolSource } from "./tool-registry.js";
 
 /** Builtins that are registered but stay inactive unless named. */
-const INACTIVE_BUILTINS = new Set(["grep", "find", "ls", "powershell"]);
+const INACTIVE_BUILTINS = ["grep", "find", "ls", "powershell"];
+
+/**
+ * The builtins inactive by default for `model`: `apply_patch` takes the place of `edit` for a model that
+ * edits with patches (its catalogue entry's `editFormat`: OpenAI's GPT-5 and codex models), and stays
+ * inactive for the others.
+ */
+export function inactiveBuiltins(model: AgentSessionOptions["model"] | undefined): ReadonlySet<string> {
+	const patches = model?.editFormat === "apply_patch";
+	return new Set([...INACTIVE_BUILTINS, patches ? "edit" : "apply_patch"]);
+}
 
 export interface SessionToolsEnvironment {
 	options: AgentSessionOptions;
@@ -32,8 +42,9 @@ export function createBuiltinToolSources(environment: SessionToolsEnvironment): 
 			model: environment.getModel,
 			autoResizeImages: options.images?.autoResize ?? true,
 		});
+		const inactive = inactiveBuiltins(environment.getModel());
 		for (const definition of Object.values(builtins) as ToolDefinition[]) {
-			const adjusted = INACTIVE_BUILTINS.has(definition.name) ? { ...definition, defaultActive: false } : definition;
+			const adjusted = inactive.has(definition.name) ? { ...definition, defaultActive: false } : definition;
 			sources.push({ definition: adjusted, source: "builtin" });
 		}
 	}

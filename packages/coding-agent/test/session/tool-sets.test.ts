@@ -43,6 +43,29 @@ describe("registry and the three sets", () => {
 			await session.dispose();
 		}));
 
+	it("registers apply_patch inactive, and for a model that edits with patches activates it instead of edit", () =>
+		withTempDir(async (cwd) => {
+			const plain = await createAgentSession({ cwd, model: createFauxModel([]) });
+			expect(plain.getAllTools().map((tool) => tool.name)).toContain("apply_patch");
+			expect(plain.getActiveToolNames()).not.toContain("apply_patch");
+			await plain.dispose();
+			const patching = await createAgentSession({
+				cwd,
+				model: { ...createFauxModel([]), editFormat: "apply_patch" },
+			});
+			expect(patching.getActiveToolNames()).toEqual(["read", "bash", "write", "apply_patch"]);
+			expect(patching.getAllTools().map((tool) => tool.name)).toContain("edit");
+			// Named, it is active for any model; the same for edit with a patching model.
+			const named = await createAgentSession({
+				cwd,
+				model: { ...createFauxModel([]), editFormat: "apply_patch" },
+				tools: ["*", "edit", "apply_patch"],
+			});
+			expect(named.getActiveToolNames()).toEqual(expect.arrayContaining(["edit", "apply_patch"]));
+			await patching.dispose();
+			await named.dispose();
+		}));
+
 	it("filters with allow and deny patterns, deny beating allow, and activates names the allowlist spells out", () =>
 		withTempDir(async (cwd) => {
 			const session = await createAgentSession({
