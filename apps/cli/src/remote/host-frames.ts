@@ -3,7 +3,7 @@ import type { ToolDefinition } from "@gantry/extensions";
 import { renderFallbackCall } from "../tui/fallback-render.js";
 
 /** The builtins, which act on the session's workspace (extension tools run on this machine). */
-const WORKSPACE_TOOLS = new Set(["read", "bash", "edit", "write", "grep", "find", "ls", "powershell"]);
+const WORKSPACE_TOOLS = new Set(["read", "bash", "edit", "write", "grep", "find", "ls", "powershell", "apply_patch"]);
 
 /**
  * The definitions the tool frames are drawn from. When the session's tools act on another host, each

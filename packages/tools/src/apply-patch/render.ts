@@ -5,13 +5,15 @@ import type { ApplyPatchFileChange, ApplyPatchToolDetails } from "./types.js";
 
 const KIND_LETTERS: Record<ApplyPatchFileChange["kind"], string> = { add: "A", update: "M", delete: "D", move: "R" };
 const FILE_HEADER = /^\*\*\* (Add|Update|Delete) File: (.+)$/;
+/** The letters of Codex's summary: added, modified, deleted. */
+const HEADER_LETTERS: Record<string, string> = { Add: "A", Update: "M", Delete: "D" };
 
 /** The files a patch names, read loosely from its text (the call may still be streaming). */
 function namedFiles(input: string): string[] {
 	const files: string[] = [];
 	for (const line of input.split(/\r?\n/)) {
 		const match = FILE_HEADER.exec(line.trim());
-		if (match) files.push(`${match[1][0]} ${match[2].trim()}`);
+		if (match) files.push(`${HEADER_LETTERS[match[1]] ?? "?"} ${match[2].trim()}`);
 	}
 	return files;
 }

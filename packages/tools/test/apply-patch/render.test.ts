@@ -21,7 +21,7 @@ describe("apply_patch rendering", () => {
 	it("names the files of the call, also while the patch is still streaming", () => {
 		const definition = createApplyPatchToolDefinition(folder);
 		const input = "*** Begin Patch\n*** Add File: a.txt\n+x\n*** Update File: src/b.ts\n@@\n-";
-		expect(definition.renderCall?.({ input }, plainTheme)).toBe("apply_patch A a.txt, U src/b.ts");
+		expect(definition.renderCall?.({ input }, plainTheme)).toBe("apply_patch A a.txt, M src/b.ts");
 	});
 
 	it("draws each file's name and diff like edit's frame, folded unless expanded, and an error's first line", async () => {
