@@ -3,10 +3,11 @@ import type { ToolDefinition } from "@gantry/extensions";
 import { throwIfAborted } from "../abort.js";
 import { defineBoundedTool } from "../bounded-errors.js";
 import { toolPathResolver } from "../existing-path.js";
+import { rememberFileVersion } from "../file-versions.js";
 import { withWorkspaceMutationQueues } from "../mutation-queue.js";
 import type { Workspace } from "../workspace/types.js";
 import { workspaceOf } from "../workspace/workspace-of.js";
-import { commitOutcomes } from "./commit.js";
+import { commitOutcomes, versionOf } from "./commit.js";
 import { assertInsideWorkingFolder } from "./containment.js";
 import { APPLY_PATCH_LARK_GRAMMAR } from "./grammar.js";
 import { parsePatch } from "./parse.js";
@@ -99,9 +100,15 @@ export function createApplyPatchToolDefinition(
 				touched.map((entry) => entry.absolute),
 				async () => {
 					throwIfAborted(signal);
-					const plan = await planPatch(workspace.fs, actions);
+					const plan = await planPatch(workspace, actions);
 					throwIfAborted(signal);
 					await commitOutcomes(workspace.fs, plan.outcomes, syntax);
+					// What the model now knows of these files: what the patch wrote (a deleted file is forgotten).
+					for (const outcome of plan.outcomes) {
+						const written =
+							outcome.after === undefined ? undefined : await workspace.fs.stat(outcome.path).catch(() => undefined);
+						rememberFileVersion(workspace, outcome.path, written && versionOf(written));
+					}
 					const files = plan.changes.map(({ absolute: _absolute, moveAbsolute: _move, ...change }) => change);
 					return {
 						content: [{ type: "text", text: summary(files, plan.looseMatches) }],

@@ -1,7 +1,13 @@
 import type { posix } from "node:path";
 import { errorMessage } from "../error-text.js";
+import { changedMeanwhileError, type FileVersion, versionsDiffer } from "../file-versions.js";
 import { isPermissionDenied, permissionDeniedError } from "../permission-denied.js";
-import type { WorkspaceFileSystem } from "../workspace/types.js";
+import type { WorkspaceFileSystem, WorkspaceStat } from "../workspace/types.js";
+
+/** The part of a stat that tells a later change (what `file-versions` compares). */
+export function versionOf(stats: WorkspaceStat): FileVersion {
+	return stats.mtimeMs === undefined ? { size: stats.size } : { size: stats.size, mtimeMs: stats.mtimeMs };
+}
 
 /** One file's end state after a patch: new bytes, or gone. `before` is what it held (undefined: nothing). */
 export interface FileOutcome {
@@ -12,6 +18,8 @@ export interface FileOutcome {
 	before: Buffer | undefined;
 	/** Undefined: the file is deleted. */
 	after: Buffer | undefined;
+	/** Its size and modification time when the patch read it (undefined: it did not exist). */
+	version: FileVersion | undefined;
 }
 
 /** A step already taken, and how to take it back. */
@@ -65,6 +73,13 @@ export async function commitOutcomes(
 	syntax: PathSyntax,
 ): Promise<void> {
 	for (const outcome of outcomes) {
+		// A file written meanwhile (an append while the patch was worked out) would lose that write.
+		const now = await fs.stat(outcome.path).catch(() => undefined);
+		const changed =
+			outcome.version === undefined
+				? now !== undefined
+				: now === undefined || versionsDiffer(outcome.version, versionOf(now));
+		if (changed) throw changedMeanwhileError(outcome.display);
 		if (outcome.before === undefined) continue;
 		try {
 			await fs.access(outcome.path, "write");

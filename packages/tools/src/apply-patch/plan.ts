@@ -3,8 +3,9 @@ import { applyChanges } from "../edit/apply.js";
 import { unifiedDiff } from "../edit/diff.js";
 import { decodeTextFile, type TextFile } from "../edit/text-file.js";
 import { errorCode, errorMessage } from "../error-text.js";
-import type { WorkspaceFileSystem } from "../workspace/types.js";
-import type { FileOutcome } from "./commit.js";
+import { assertUnchangedSinceSeen, type FileVersion } from "../file-versions.js";
+import type { Workspace, WorkspaceFileSystem } from "../workspace/types.js";
+import { type FileOutcome, versionOf } from "./commit.js";
 import { planHunks } from "./hunks.js";
 import type { ApplyPatchFileChange, PatchAction } from "./types.js";
 
@@ -24,6 +25,8 @@ interface FileState {
 	before: Buffer | undefined;
 	current: Buffer | undefined;
 	folder: boolean;
+	/** Its size and modification time when it was read (undefined: it did not exist). */
+	version: FileVersion | undefined;
 }
 
 function toBuffer(data: Uint8Array): Buffer {
@@ -58,12 +61,15 @@ function diffText(bytes: Buffer | undefined): string {
  *
  * @throws Error naming the file, the hunk and what was expected, when any section cannot be applied.
  */
-export async function planPatch(fs: WorkspaceFileSystem, actions: readonly ResolvedAction[]): Promise<PatchPlan> {
+export async function planPatch(workspace: Workspace, actions: readonly ResolvedAction[]): Promise<PatchPlan> {
+	const { fs } = workspace;
 	const states = new Map<string, FileState>();
 	const stateOf = async (absolute: string, display: string): Promise<FileState> => {
 		const known = states.get(absolute);
 		if (known) return known;
 		const state = await readState(fs, absolute, display);
+		// The model based its hunks on what it read: a file changed since (by the user, a formatter) is refused.
+		assertUnchangedSinceSeen(workspace, absolute, state.version, display);
 		states.set(absolute, state);
 		return state;
 	};
@@ -120,7 +126,7 @@ export async function planPatch(fs: WorkspaceFileSystem, actions: readonly Resol
 	for (const [path, state] of states) {
 		if (state.before === state.current) continue;
 		if (state.before && state.current && state.before.equals(state.current)) continue;
-		outcomes.push({ path, display: state.display, before: state.before, after: state.current });
+		outcomes.push({ path, display: state.display, before: state.before, after: state.current, version: state.version });
 	}
 	return { outcomes, changes, looseMatches };
 }
@@ -132,8 +138,14 @@ async function readState(fs: WorkspaceFileSystem, absolute: string, display: str
 	} catch (error) {
 		throw new Error(`Cannot read ${display}: ${errorCode(error) ?? errorMessage(error)}`);
 	}
-	if (stats === undefined) return { display, before: undefined, current: undefined, folder: false };
-	if (stats.kind === "directory") return { display, before: undefined, current: undefined, folder: true };
+	if (stats === undefined) return { display, before: undefined, current: undefined, folder: false, version: undefined };
+	if (stats.kind === "directory")
+		return { display, before: undefined, current: undefined, folder: true, version: undefined };
+	// Reading a named pipe would wait for a writer forever (and abort cannot end a pending read).
+	if (stats.kind === "other")
+		throw new Error(
+			`${display} is not a regular file (a device, socket or named pipe); apply_patch only changes regular files.`,
+		);
 	let bytes: Buffer;
 	try {
 		bytes = toBuffer(await fs.readFile(absolute));
@@ -143,7 +155,7 @@ async function readState(fs: WorkspaceFileSystem, absolute: string, display: str
 			throw new Error(`Cannot read ${display}: permission denied; nothing was written.`);
 		throw new Error(`Cannot read ${display}: ${errorMessage(error)}`);
 	}
-	return { display, before: bytes, current: bytes, folder: false };
+	return { display, before: bytes, current: bytes, folder: false, version: versionOf(stats) };
 }
 
 function textFileOf(bytes: Buffer, display: string): TextFile {
