@@ -45,7 +45,9 @@ describe("apply_patch in the CLI's frames", () => {
 			},
 		});
 		const tracker = new ToolCallTracker();
-		session.subscribe((event) => tracker.apply(event));
+		session.subscribe((event) => {
+			tracker.apply(event);
+		});
 		await session.prompt("Fix the greeting");
 		expect(readFileSync(join(dir, "app.js"), "utf8")).toBe('console.log("start");\nconsole.log("hello");\n');
 		const [call] = tracker.takeAll();
