@@ -4,6 +4,7 @@ import { mcpServersOf } from "../mcp-servers.js";
 import { selectModel } from "../model-selection.js";
 import { readVersion } from "../package-info.js";
 import { openSession } from "../session-factory.js";
+import { CLI_DEFAULT_TOOLS } from "../tool-names.js";
 import { resolveWorkingFolder } from "../working-folder.js";
 import type { McpServeArguments } from "./mcp-args.js";
 
@@ -17,7 +18,10 @@ export async function runMcpServe(parsed: McpServeArguments, io: CliIo): Promise
 	const { options } = parsed;
 	const cwd = resolveWorkingFolder(options.cwd);
 	const { model } = selectModel(options, io.env);
-	const session = await openSession({ options, cwd, model });
+	// The client is another agent, not the model the CLI would pick: it gets the CLI's tools as they are
+	// (edit, not the apply_patch a patch-editing default model would get), unless --tools says otherwise.
+	const served = { ...options, tools: options.tools ?? ["*", ...CLI_DEFAULT_TOOLS] };
+	const session = await openSession({ options: served, cwd, model });
 	// Tools of configured MCP servers are served too, so they are given the time to connect.
 	await mcpServersOf(session)?.settled(10_000);
 	const server = createMcpServer({ tools: session, name: "gantry", version: readVersion() });
