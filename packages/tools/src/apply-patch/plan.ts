@@ -1,7 +1,7 @@
 import type { TextChange } from "../edit/apply.js";
 import { applyChanges } from "../edit/apply.js";
 import { unifiedDiff } from "../edit/diff.js";
-import { decodeTextFile, type TextFile } from "../edit/text-file.js";
+import { decodeTextFile, type TextFile, toBuffer } from "../edit/text-file.js";
 import { errorCode, errorMessage } from "../error-text.js";
 import { assertUnchangedSinceSeen, type FileVersion } from "../file-versions.js";
 import type { Workspace, WorkspaceFileSystem } from "../workspace/types.js";
@@ -27,10 +27,6 @@ interface FileState {
 	folder: boolean;
 	/** Its size and modification time when it was read (undefined: it did not exist). */
 	version: FileVersion | undefined;
-}
-
-function toBuffer(data: Uint8Array): Buffer {
-	return Buffer.isBuffer(data) ? data : Buffer.from(data.buffer, data.byteOffset, data.byteLength);
 }
 
 /** The whole text of a file replaced by `text`, as a diff (new, deleted and overwritten files). */

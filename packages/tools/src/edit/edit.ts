@@ -19,7 +19,7 @@ import { applyChanges, normalizeEdits, planEdits } from "./apply.js";
 import { prepareEditArguments } from "./arguments.js";
 import { unifiedDiff } from "./diff.js";
 import { renderDiffResult, renderErrorResult, resultText } from "./render.js";
-import { decodeTextFile, type TextFile } from "./text-file.js";
+import { decodeTextFile, type TextFile, toBuffer } from "./text-file.js";
 import {
 	type EditOperations,
 	type EditToolDetails,
@@ -56,10 +56,6 @@ function describeFileError(error: unknown, displayPath: string): Error {
 		default:
 			return new Error(`Cannot edit ${displayPath}: ${errorMessage(error)}`);
 	}
-}
-
-function toBuffer(data: Uint8Array): Buffer {
-	return Buffer.isBuffer(data) ? data : Buffer.from(data.buffer, data.byteOffset, data.byteLength);
 }
 
 /** What is at `path` now, through the operations' optional `stat`; errors are described for the model. */

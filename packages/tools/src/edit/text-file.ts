@@ -37,6 +37,11 @@ export interface TextFile {
 /** Why a buffer cannot be edited as text. */
 export type TextFileProblem = "binary" | "not-utf8";
 
+/** The bytes a workspace read as a Buffer, without copying them. */
+export function toBuffer(data: Uint8Array): Buffer {
+	return Buffer.isBuffer(data) ? data : Buffer.from(data.buffer, data.byteOffset, data.byteLength);
+}
+
 /** Decodes a file for editing, or says why it is not an editable text file. */
 export function decodeTextFile(buffer: Buffer): TextFile | TextFileProblem {
 	if (buffer.subarray(0, BINARY_SNIFF_BYTES).includes(0)) return "binary";
