@@ -89,6 +89,47 @@ const CHANGES: [string, ParityCall[], string[]][] = [
 		[{ tool: "edit", args: { path: "link-to-main.ts", edits: [{ oldText: "hello", newText: "bye" }] } }],
 		["src/main.ts"],
 	],
+	[
+		"apply_patch: update (CRLF and the BOM kept), move, add and delete in one patch",
+		[
+			{
+				tool: "apply_patch",
+				args: {
+					input: [
+						"*** Begin Patch",
+						"*** Update File: crlf.txt",
+						" first line",
+						"-second line",
+						"+2nd line",
+						"*** Update File: src/util.ts",
+						"*** Move to: lib/util.ts",
+						"@@ export function twice(x: number) {",
+						"-\treturn x * 2;",
+						"+\treturn x + x;",
+						"*** Add File: docs/new.md",
+						"+# New",
+						"*** Delete File: src/deep/inner.ts",
+						"*** End Patch",
+					].join("\n"),
+				},
+			},
+		],
+		["crlf.txt", "lib/util.ts", "docs/new.md"],
+	],
+	[
+		"apply_patch: a hunk that does not apply writes nothing",
+		[
+			{
+				tool: "apply_patch",
+				args: {
+					input:
+						"*** Begin Patch\n*** Add File: made.txt\n+x\n*** Update File: src/main.ts\n-absent\n+y\n*** End Patch",
+				},
+			},
+			{ tool: "read", args: { path: "made.txt" } },
+		],
+		["src/main.ts"],
+	],
 ];
 
 describe("changes give the same results and the same bytes", () => {
