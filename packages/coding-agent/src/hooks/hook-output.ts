@@ -69,7 +69,8 @@ export function readHookOutcome(
 	if (run.exitCode !== 0) {
 		return failed(`failed with exit code ${String(run.exitCode)}: ${stderr || "no stderr output"}`);
 	}
-	const stdout = run.stdout.trim();
+	// A byte-order mark some editors and PowerShell put first is not part of the JSON.
+	const stdout = run.stdout.replace(/^\uFEFF/, "").trim();
 	if (!stdout.startsWith("{")) {
 		return PLAIN_STDOUT_IS_CONTEXT.has(event) && stdout !== "" ? { hook, context: cutHookText(stdout) } : { hook };
 	}

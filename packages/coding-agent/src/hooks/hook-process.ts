@@ -19,9 +19,7 @@ export interface HookProcessOptions {
 	workspace: Workspace;
 	/** The command line, run by the host's bash (else `/bin/sh`) as `bash -c command`. */
 	command: string;
-	/** Written to the command's standard input. */
-	input: string;
-	/** A file for the input, inside the session's temp folder; removed afterwards. */
+	/** The file the command reads as its standard input (written by the caller, on the workspace's host). */
 	inputPath: string;
 	/** Added to the workspace's (secret-free) environment. */
 	env: Record<string, string>;
@@ -32,12 +30,15 @@ export interface HookProcessOptions {
 	shell: string;
 }
 
+/** The longest delay a Node timer takes (a longer one would fire at once). */
+const MAX_TIMER_MS = 2 ** 31 - 1;
+
 /** Bytes kept of each stream; the rest is read and dropped, so a flood cannot fill memory or stall the hook. */
 export const HOOK_STREAM_LIMIT_BYTES = 1024 * 1024;
 
 /**
  * Runs one command hook through the workspace (so over SSH it runs on the workspace's host): in the
- * workspace's cwd, its input on stdin, at most `timeoutMs` long. Past the timeout, or on abort, the
+ * workspace's cwd, `inputPath` on its stdin, at most `timeoutMs` long. Past the timeout, or on abort, the
  * workspace kills the command's whole process tree before this settles. Never rejects.
  */
 export async function runHookProcess(options: HookProcessOptions): Promise<HookProcessResult> {
@@ -46,10 +47,13 @@ export async function runHookProcess(options: HookProcessOptions): Promise<HookP
 	const stderr = new StreamBuffer();
 	const controller = new AbortController();
 	let timedOut = false;
-	const timer = setTimeout(() => {
-		timedOut = true;
-		controller.abort();
-	}, options.timeoutMs);
+	const timer = setTimeout(
+		() => {
+			timedOut = true;
+			controller.abort();
+		},
+		Math.min(options.timeoutMs, MAX_TIMER_MS),
+	);
 	const stopOnAbort = () => controller.abort();
 	options.signal.addEventListener("abort", stopOnAbort, { once: true });
 	if (options.signal.aborted) controller.abort();
@@ -62,7 +66,6 @@ export async function runHookProcess(options: HookProcessOptions): Promise<HookP
 		...(startError === undefined ? {} : { startError }),
 	});
 	try {
-		await workspace.fs.writeFileAtomic(options.inputPath, new TextEncoder().encode(options.input));
 		// The outer shell only points stdin at the input file and becomes the hook's own shell (exec): the
 		// command runs exactly as `bash -c command` would, as the leader of the process group the workspace kills.
 		const status = await workspace.processes.spawn(
@@ -82,7 +85,6 @@ export async function runHookProcess(options: HookProcessOptions): Promise<HookP
 	} finally {
 		clearTimeout(timer);
 		options.signal.removeEventListener("abort", stopOnAbort);
-		await workspace.fs.unlink(options.inputPath).catch(() => undefined);
 	}
 }
 

@@ -2,7 +2,7 @@ import type { AgentTool } from "@gantry/agent";
 import type { Workspace } from "@gantry/tools";
 import type { HookEventName, HooksSettings } from "../settings/types.js";
 import { readHookOutcome } from "./hook-output.js";
-import { findHookShell, hookInputPath, runHookProcess } from "./hook-process.js";
+import { findHookShell, type HookProcessResult, hookInputPath, runHookProcess } from "./hook-process.js";
 import { type CombinedHookOutcome, combineHookOutcomes, NO_HOOK_OUTCOME } from "./hook-results.js";
 import { type CompiledHook, type CompiledHooks, compileHooks } from "./hooks-config.js";
 
@@ -91,21 +91,30 @@ export class SessionHooks {
 		this.#shell ??= findHookShell(workspace);
 		const shell = await this.#shell;
 		const signal = this.#abort.signal;
+		// One input file for every hook of the event, on the workspace's host, gone once they all ended.
+		const inputPath = hookInputPath(workspace, host.tempDir, ++this.#runs);
+		const written = await workspace.fs.writeFileAtomic(inputPath, new TextEncoder().encode(input)).then(
+			() => undefined,
+			(error: unknown) => (error instanceof Error ? error.message : String(error)),
+		);
 		const outcomes = await Promise.all(
 			hooks.map(async (hook) => {
-				const run = await runHookProcess({
-					workspace,
-					command: hook.command,
-					input,
-					inputPath: hookInputPath(workspace, host.tempDir, ++this.#runs),
-					env: { CLAUDE_PROJECT_DIR: workspace.cwd, GANTRY_PROJECT_DIR: workspace.cwd },
-					timeoutMs: hook.timeoutSeconds * 1000,
-					signal,
-					shell,
-				});
+				const run =
+					written === undefined
+						? await runHookProcess({
+								workspace,
+								command: hook.command,
+								inputPath,
+								env: { CLAUDE_PROJECT_DIR: workspace.cwd, GANTRY_PROJECT_DIR: workspace.cwd },
+								timeoutMs: hook.timeoutSeconds * 1000,
+								signal,
+								shell,
+							})
+						: notStarted(`its input could not be written to ${inputPath}: ${written}`);
 				return readHookOutcome(event, hook.command, hook.timeoutSeconds, run);
 			}),
 		);
+		await workspace.fs.unlink(inputPath).catch(() => undefined);
 		const combined = combineHookOutcomes(outcomes.filter((outcome) => outcome !== undefined));
 		for (const notice of combined.notices) this.tell(notice.message, notice.level);
 		return combined;
@@ -174,4 +183,8 @@ export class SessionHooks {
 		}
 		return selected;
 	}
+}
+
+function notStarted(reason: string): HookProcessResult {
+	return { exitCode: null, stdout: "", stderr: "", timedOut: false, aborted: false, startError: reason };
 }
