@@ -1,40 +1,61 @@
 #!/usr/bin/env node
-// `pnpm gantry …` from the repository: builds the CLI and the packages it needs, then runs it.
+// `pnpm gantry …` from the repository: builds the CLI (apps/cli/dist, bundled from the sources of the CLI
+// and the packages it uses) when a source changed, then runs it.
 // pnpm finds this through the `gantry` bin of the root's `@gantry/scripts` link (not a package.json
 // script), so pnpm prints no script banner and no `ELIFECYCLE` line when gantry exits non-zero.
-// The build is quiet: one "building…" line on stderr, turbo's own output only when the build fails.
-// stdout belongs to gantry alone, so `pnpm gantry -p … > notes.md` and `pnpm gantry tools --json | jq`
-// get the program's output and nothing else.
+// The build is quiet: when turbo has to build (not a cache hit), one "building…" line on stderr; turbo's
+// own output only when the build fails. stdout belongs to gantry alone, so `pnpm gantry -p … > notes.md`
+// and `pnpm gantry tools --json | jq` get the program's output and nothing else.
 import { spawn } from "node:child_process";
 import { createRequire } from "node:module";
 import { fileURLToPath } from "node:url";
 
 const root = fileURLToPath(new URL("..", import.meta.url));
 const entry = fileURLToPath(new URL("../apps/cli/dist/main.js", import.meta.url));
+const NOTE = "gantry: building the CLI from the workspace sources… (a few seconds)";
+/** turbo's line for a task it runs rather than replays from its cache. */
+const CACHE_MISS = /cache (miss, executing|bypass, force executing)/;
 
-/** Runs turbo's build of the CLI and its dependencies; resolves to its exit code and collected output. */
-function build() {
+/**
+ * Runs turbo's build of the CLI; calls `onBuilding` once if turbo builds rather than replays its cache.
+ * Resolves to turbo's exit code and its collected output.
+ */
+function build(onBuilding) {
 	const turbo = createRequire(`${root}package.json`).resolve("turbo/bin/turbo");
 	return new Promise((resolve) => {
-		const child = spawn(
-			process.execPath,
-			[turbo, "run", "build", "--filter=@gantry/cli...", "--output-logs=errors-only", "--log-prefix=none"],
-			{ cwd: root, stdio: ["ignore", "pipe", "pipe"], env: { ...process.env, TURBO_TELEMETRY_DISABLED: "1" } },
-		);
+		const child = spawn(process.execPath, [turbo, "run", "build", "--filter=@gantry/cli", "--log-prefix=none"], {
+			cwd: root,
+			stdio: ["ignore", "pipe", "pipe"],
+			env: { ...process.env, TURBO_TELEMETRY_DISABLED: "1", FORCE_COLOR: "0" },
+		});
 		const output = [];
-		child.stdout.on("data", (chunk) => output.push(chunk));
-		child.stderr.on("data", (chunk) => output.push(chunk));
+		let building = false;
+		let recent = "";
+		const collect = (chunk) => {
+			output.push(chunk);
+			if (building) return;
+			// The end of the previous chunk too, in case turbo's line was split between two.
+			recent = recent.slice(-100) + chunk.toString("utf8");
+			if (CACHE_MISS.test(recent)) {
+				building = true;
+				onBuilding();
+			}
+		};
+		child.stdout.on("data", collect);
+		child.stderr.on("data", collect);
 		child.on("error", (error) => resolve({ code: 1, output: `${error.message}\n` }));
 		child.on("close", (code) => resolve({ code: code ?? 1, output: Buffer.concat(output).toString("utf8") }));
 	});
 }
 
-const note = "gantry: building the workspace packages… (the first run takes about a minute)";
 const live = process.stderr.isTTY === true;
-process.stderr.write(live ? note : `${note}\n`);
-const built = await build();
+let noted = false;
+const built = await build(() => {
+	noted = true;
+	process.stderr.write(live ? NOTE : `${NOTE}\n`);
+});
 // On a terminal the note is erased once the build is done; in a log it stays as one line.
-if (live) process.stderr.write("\r\x1b[2K");
+if (noted && live) process.stderr.write("\r\x1b[2K");
 if (built.code !== 0) {
 	process.stderr.write(built.output);
 	process.stderr.write(`gantry: the build failed (turbo exited with code ${built.code}); see the output above\n`);

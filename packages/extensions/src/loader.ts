@@ -92,10 +92,30 @@ async function findModuleFile(path: string): Promise<string | undefined> {
 
 type ExportsMap = Record<string, string | Record<string, string>>;
 
-async function computeDefaultAliases(): Promise<Record<string, string>> {
+/**
+ * A host that bundles this package (the published `gantry` command) has no `@gantry/*` packages on disk,
+ * so its bundler writes `provided-modules.json` beside the bundle: each provided package's name and the
+ * bundled file that stands for it, relative to that file. Undefined when there is none (not bundled).
+ */
+async function bundledModules(): Promise<Record<string, string> | undefined> {
+	const manifestUrl = new URL("./provided-modules.json", import.meta.url);
+	const text = await readFile(manifestUrl, "utf8").catch(() => undefined);
+	if (text === undefined) return undefined;
+	const modules = JSON.parse(text) as Record<string, string>;
 	const alias: Record<string, string> = {};
-	const ownRoot = fileURLToPath(new URL("..", import.meta.url));
-	for (const root of [ownRoot, ...PROVIDED_PACKAGES.map(findPackageRoot)]) {
+	for (const [name, file] of Object.entries(modules)) alias[name] = fileURLToPath(new URL(file, manifestUrl));
+	return alias;
+}
+
+async function computeDefaultAliases(): Promise<Record<string, string>> {
+	const bundled = await bundledModules();
+	// Bundled, the @gantry packages are files of the bundle and only third-party ones are looked up on disk.
+	const roots =
+		bundled === undefined
+			? [fileURLToPath(new URL("..", import.meta.url)), ...PROVIDED_PACKAGES.map(findPackageRoot)]
+			: PROVIDED_PACKAGES.filter((name) => !name.startsWith("@gantry/")).map(findPackageRoot);
+	const alias: Record<string, string> = { ...bundled };
+	for (const root of roots) {
 		if (root === undefined) continue;
 		const manifest = JSON.parse(await readFile(join(root, "package.json"), "utf8")) as {
 			name: string;
