@@ -27,7 +27,10 @@ let server: ScriptedLlmServer;
 async function gantry(args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
 	const environment = { PATH: `${join(prefix, "bin")}:${dirname(process.execPath)}`, HOME: home };
 	try {
-		const { stdout, stderr } = await run("gantry", args, { cwd: project, env: environment, timeout: 120_000 });
+		const running = run("gantry", args, { cwd: project, env: environment, timeout: 120_000 });
+		// Nothing on stdin (gantry would wait for piped input to add to the prompt).
+		running.child.stdin?.end();
+		const { stdout, stderr } = await running;
 		return { code: 0, stdout, stderr };
 	} catch (error) {
 		const failed = error as { code?: number; stdout?: string; stderr?: string };
@@ -127,6 +130,7 @@ describe("npm install -g of the @gantry/cli tarball", () => {
 				'\t\t\tlabel: "Shout",',
 				'\t\t\tdescription: "Upper-cases a text.",',
 				"\t\t\tparameters: Type.Object({ text: Type.String() }),",
+				"\t\t\tannotations: { readOnlyHint: true },",
 				"\t\t\tasync execute(_id, params) {",
 				'\t\t\t\treturn { content: [{ type: "text", text: params.text.toUpperCase() }] };',
 				"\t\t\t},",
