@@ -4,7 +4,7 @@
 // McpCallOptions, McpTool, mapMcpResult, McpCallResult, McpContentBlock, McpToolResultDetails, mcpToolNames,
 // mcpServerNameParts, createMcpServer, McpServerHandle, McpServerOptions, McpToolSession, McpHttpListener,
 // McpHttpListenOptions, GantryMcpError,
-// GantryMcpErrorCode.
+// GantryMcpErrorCode, McpSandboxCommand.
 
 export {
 	createMcpExtension,
@@ -26,6 +26,7 @@ export {
 } from "./client/server-connection.js";
 export { describeMcpStatus, type McpServerStatus } from "./client/status.js";
 export { mcpServerNameParts, mcpToolNames } from "./client/tool-names.js";
+export type { McpSandboxCommand } from "./client/transports.js";
 export { type LoadMcpConfigOptions, loadMcpConfig } from "./config/load-config.js";
 export { parseMcpConfig } from "./config/parse-config.js";
 export {

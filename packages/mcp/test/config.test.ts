@@ -84,6 +84,12 @@ describe("parseMcpConfig", () => {
 			parseMcpConfig({ mcpServers: { a: { command: "x", tools: { t: { readOnly: "yes" } } } } }, "cfg"),
 		).toThrow(/tools\.t\.readOnly/);
 		expect(() => parseMcpConfig({ mcpServers: { a: { type: "http", url: "ftp://x" } } }, "cfg")).toThrow(/http\(s\)/);
+		expect(() => parseMcpConfig({ mcpServers: { a: { command: "x", sandbox: "yes" } } }, "cfg")).toThrow(
+			/"sandbox" must be true or false/,
+		);
+		expect(parseMcpConfig({ mcpServers: { a: { command: "x", sandbox: true } } }, "cfg").mcpServers.a).toMatchObject({
+			sandbox: true,
+		});
 		expect(parseMcpConfig({ mcpServers: { a: { url: "http://127.0.0.1:1/mcp" } } }, "cfg").mcpServers.a).toEqual({
 			type: "http",
 			url: "http://127.0.0.1:1/mcp",

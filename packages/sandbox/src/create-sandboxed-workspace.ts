@@ -4,11 +4,12 @@ import type { Workspace } from "@gantry/tools";
 import { type Availability, checkAvailability } from "./availability.js";
 import { SandboxError } from "./errors.js";
 import { excludingEntry } from "./excluded-commands.js";
+import { sandboxedCommandEnded, sandboxedCommandStarted } from "./placeholders.js";
 import { buildProfile, newCommandId, type SandboxProfile } from "./profile.js";
 import { type ResolvedSandboxSettings, resolveSandboxSettings } from "./resolve-settings.js";
 import { forgetWorkspace, setWorkspaceHosts, startRuntime } from "./runtime.js";
 import { sandboxedFileSystem } from "./sandboxed-file-system.js";
-import { sandboxedProcesses } from "./sandboxed-processes.js";
+import { sandboxedProcesses, starterOf } from "./sandboxed-processes.js";
 import {
 	type CommandPlacement,
 	registerSandboxedWorkspace,
@@ -208,6 +209,24 @@ async function assemble(
 		autoAllowBashIfSandboxed: resolved.autoAllowBashIfSandboxed,
 		allowUnsandboxedCommands: resolved.allowUnsandboxedCommands,
 		placeCommand: (command, placement) => place(command, placement?.unsandboxed === true),
+		async sandboxCommand(file, args) {
+			if (!status.active)
+				throw new Error(`The OS sandbox is not active (${status.reason}), so ${file} is not started.`);
+			const built = await currentProfile(lists());
+			const starter = starterOf(built, file, args);
+			sandboxedCommandStarted();
+			let released = false;
+			return {
+				command: starter.file,
+				args: starter.args,
+				env: starter.env,
+				release() {
+					if (released) return;
+					released = true;
+					sandboxedCommandEnded(built.placeholders);
+				},
+			};
+		},
 		async close() {
 			if (closed) return;
 			closed = true;

@@ -9,6 +9,7 @@ export { SANDBOX_REFUSED } from "./sandboxed-file-system.js";
 export {
 	type CommandPlacement,
 	isSandboxedWorkspace,
+	type SandboxedCommand,
 	type SandboxedWorkspace,
 	type SandboxStatus,
 } from "./sandboxed-workspace.js";

@@ -14,8 +14,13 @@ import { shellQuote, splitShellWords } from "./shell-words.js";
  * changes (see `fingerprint`).
  */
 export interface SandboxProfile {
-	/** bubblewrap and its arguments. */
+	/**
+	 * bubblewrap and its arguments. With `direct`, they end with `--` and the command's own argv follows;
+	 * otherwise they end with sandbox-runtime's script, which reads the command from `GANTRY_SANDBOX_EXEC`.
+	 */
 	argv: string[];
+	/** The command follows `argv` as it is: no shell inside the sandbox, no variable to carry it. */
+	direct: boolean;
 	/** When set, bubblewrap reads its seccomp filter from fd 3, opened on this file by a shell in front of it. */
 	seccompFilterPath?: string;
 	/** Paths bubblewrap creates as mount points on the host (they did not exist), deepest first. */
@@ -149,15 +154,29 @@ export async function buildProfile(
 			`sandbox-runtime built an invocation Gantry cannot run (it does not start with ${bwrap}; the profile may be too large for one command line): ${wrapped.slice(0, 200)}`,
 		);
 	}
-	const argv = await splitShellWords(input.bashPath, wrapped);
-	if (argv[0] !== bwrap) throw new Error(`sandbox-runtime's invocation starts with ${argv[0]}, not ${bwrap}`);
-	if (!networked) argv.splice(1, 0, "--unshare-net", ...(useFilter ? ["--seccomp", "3"] : []));
+	const words = await splitShellWords(input.bashPath, wrapped);
+	if (words[0] !== bwrap) throw new Error(`sandbox-runtime's invocation starts with ${words[0]}, not ${bwrap}`);
+	if (!networked) words.splice(1, 0, "--unshare-net", ...(useFilter ? ["--seccomp", "3"] : []));
+	const argv = useFilter ? directInvocation(words, input) : undefined;
 	return {
-		argv,
+		argv: argv ?? words,
+		direct: argv !== undefined,
 		...(useFilter && input.seccompFilterPath ? { seccompFilterPath: input.seccompFilterPath } : {}),
-		placeholders: missingTargets(argv),
+		placeholders: missingTargets(words),
 		fingerprint,
 	};
+}
+
+/**
+ * With bubblewrap loading the seccomp filter, sandbox-runtime's invocation ends with `-- <bash> -c <our
+ * command>`: the command can follow `--` itself (bubblewrap finds it on PATH), with TMPDIR set by
+ * bubblewrap, which saves two shells per command. Undefined when the invocation does not end that way.
+ */
+function directInvocation(words: string[], input: ProfileInput): string[] | undefined {
+	const end = words.lastIndexOf("--");
+	const tail = words.slice(end + 1);
+	if (end < 0 || tail.length !== 3 || tail[1] !== "-c" || tail[2] !== innerCommand(input.tempDir)) return undefined;
+	return [...words.slice(0, end), "--setenv", "TMPDIR", input.tempDir, "--"];
 }
 
 /** A fresh per-workspace key: 128 bits, as sandbox-runtime requires of a per-command allow list's id. */

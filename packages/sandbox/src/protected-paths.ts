@@ -2,8 +2,23 @@ import { lstatSync, readdirSync } from "node:fs";
 import path from "node:path";
 import type { PathEntry } from "./path-policy.js";
 
-/** Shell start-up files: whatever a command writes there runs in the user's next shell, outside the sandbox. */
-export const SHELL_STARTUP_FILES: readonly string[] = [
+/**
+ * Shell start-up files protected in the working folder: those bash and zsh read for every interactive (and,
+ * for `.zshenv`, every) shell when the folder is a home folder — the list sandbox-runtime protects, plus
+ * `.zshenv`. Each one that does not exist costs a mount per command, so the rarer ones are protected in
+ * the home folder only (`HOME_SHELL_FILES`).
+ */
+const SHELL_STARTUP_FILES: readonly string[] = [
+	".bashrc",
+	".bash_profile",
+	".profile",
+	".zshrc",
+	".zprofile",
+	".zshenv",
+];
+
+/** Every shell start-up and logout file: whatever a command writes there runs in the user's next shell. */
+const HOME_SHELL_FILES: readonly string[] = [
 	".bashrc",
 	".bash_profile",
 	".bash_login",
@@ -26,8 +41,6 @@ const PROTECTED_IN_WORKING_FOLDER: readonly string[] = [
 	".gantry/settings.local.json",
 	".mcp.json",
 	".gitmodules",
-	".gitconfig",
-	".ripgreprc",
 	".vscode",
 	".idea",
 	".claude/settings.json",
@@ -38,7 +51,7 @@ const PROTECTED_IN_WORKING_FOLDER: readonly string[] = [
 ];
 
 /** What is in the home folder that no sandboxed command may change, if a list made home writable. */
-const PROTECTED_IN_HOME: readonly string[] = [".gantry", ".ssh", ".gitconfig", ".claude", ...SHELL_STARTUP_FILES];
+const PROTECTED_IN_HOME: readonly string[] = [".gantry", ".ssh", ".gitconfig", ".claude", ...HOME_SHELL_FILES];
 
 /** What `.git` is in a folder: decides which of its parts are protected. */
 export function gitKind(folder: string): "folder" | "file" | "none" {

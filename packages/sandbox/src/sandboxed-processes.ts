@@ -32,13 +32,22 @@ export function commandTextOf(file: string, args: readonly string[]): string {
 	return [file, ...args].join(" ");
 }
 
-/** The process that starts bubblewrap with a profile: itself, or a shell that opens the seccomp filter first. */
-function starterOf(profile: SandboxProfile): { file: string; args: string[] } {
-	const [bwrap, ...rest] = profile.argv;
-	if (profile.seccompFilterPath === undefined) return { file: bwrap, args: rest };
+/**
+ * The process that runs `file args` in a profile: bubblewrap itself, or a shell that opens the seccomp
+ * filter on fd 3 first; the command follows bubblewrap's `--` (direct) or travels in `GANTRY_SANDBOX_EXEC`.
+ */
+export function starterOf(
+	profile: SandboxProfile,
+	file: string,
+	args: readonly string[],
+): { file: string; args: string[]; env: Record<string, string> } {
+	const [bwrap, ...rest] = profile.direct ? [...profile.argv, file, ...args] : profile.argv;
+	const env: Record<string, string> = profile.direct ? {} : { [EXEC_VARIABLE]: shellCommandLine([file, ...args]) };
+	if (profile.seccompFilterPath === undefined) return { file: bwrap, args: rest, env };
 	return {
 		file: "/bin/sh",
 		args: ["-c", `exec "$0" "$@" 3<${shellQuote(profile.seccompFilterPath)}`, bwrap, ...rest],
+		env,
 	};
 }
 
@@ -79,7 +88,7 @@ export function sandboxedProcesses(setup: SandboxedProcessesSetup): WorkspacePro
 						tail.push(data);
 						return consumer(data);
 					};
-		const starter = starterOf(profile);
+		const starter = starterOf(profile, file, args);
 		const started = Date.now();
 		sandboxedCommandStarted();
 		try {
@@ -87,7 +96,7 @@ export function sandboxedProcesses(setup: SandboxedProcessesSetup): WorkspacePro
 			const onStderr = tee(options.onStderr);
 			const status = await inner.spawn(starter.file, starter.args, {
 				...withoutSandboxOption(options),
-				env: { ...options.env, [EXEC_VARIABLE]: shellCommandLine([file, ...args]) },
+				env: { ...options.env, ...starter.env },
 				...(onStdout ? { onStdout } : {}),
 				...(onStderr ? { onStderr } : {}),
 			});

@@ -15,6 +15,17 @@ export interface CommandPlacement {
 	reason: string;
 }
 
+/** A command line that runs a program inside a workspace's sandbox, for something that spawns it itself. */
+export interface SandboxedCommand {
+	/** The program to start instead (bubblewrap, or a shell that starts it). */
+	command: string;
+	args: string[];
+	/** Variables to add to the process's environment. */
+	env: Record<string, string>;
+	/** Call once the process has ended (lets the sandbox clean up after its last command). Idempotent. */
+	release(): void;
+}
+
 /**
  * A local workspace whose processes run in the OS sandbox and whose file operations are held to the same
  * filesystem lists. Made by `createSandboxedWorkspace(inner, settings)`.
@@ -32,6 +43,12 @@ export interface SandboxedWorkspace extends Workspace {
 	 * decide the same way, so what the permission policy is told is what runs. Never throws.
 	 */
 	placeCommand(command: string, options?: { unsandboxed?: boolean }): CommandPlacement;
+	/**
+	 * The command line that runs `file args` inside this sandbox for a program that starts it itself (an
+	 * MCP client's stdio transport): the process is held to the same lists as the workspace's own. Rejects
+	 * when the sandbox is not active, saying why.
+	 */
+	sandboxCommand(file: string, args: readonly string[]): Promise<SandboxedCommand>;
 	/** Stops the sandbox's helpers (network proxies) and removes what it left behind. */
 	close(): Promise<void>;
 }

@@ -4,6 +4,7 @@ import { McpServerConnection, type McpTool } from "./server-connection.js";
 import type { McpServerStatus } from "./status.js";
 import { createMcpToolDefinition } from "./tool-definition.js";
 import { mcpServerNameParts, mcpToolNames } from "./tool-names.js";
+import type { McpSandboxCommand } from "./transports.js";
 
 /** Options of `createMcpExtension`. */
 export interface McpExtensionOptions {
@@ -11,6 +12,12 @@ export interface McpExtensionOptions {
 	onStatus?(server: string, status: McpServerStatus): void;
 	/** Folder relative stdio `cwd`s are resolved against. Default: `process.cwd()`. */
 	cwd?: string;
+	/**
+	 * The command line that runs a stdio server inside the session's OS sandbox, for servers whose entry says
+	 * `"sandbox": true` (a sandboxed workspace's `sandboxCommand` from `@gantry/sandbox`; it may wait for the
+	 * session to exist). Without it such a server fails to start, saying why. Default: none.
+	 */
+	sandboxCommand?: McpSandboxCommand;
 }
 
 /** One server as `McpExtension.servers()` lists it. */
@@ -73,6 +80,7 @@ export function createMcpExtension(config: McpConfig, options: McpExtensionOptio
 				}
 			},
 			onToolsChanged: (tools) => syncTools(connection, tools),
+			...(options.sandboxCommand ? { sandboxCommand: options.sandboxCommand } : {}),
 		});
 		registered.set(name, new Map());
 		return connection;

@@ -12,7 +12,13 @@ import { errorMessage, GantryMcpError } from "../errors.js";
 import { PACKAGE_NAME, PACKAGE_VERSION } from "../package-info.js";
 import type { McpCallResult } from "./result-mapping.js";
 import type { McpServerStatus } from "./status.js";
-import { createHttpTransports, createStdioTransport, isStdioConfig, TextTail } from "./transports.js";
+import {
+	createHttpTransports,
+	createStdioTransport,
+	isStdioConfig,
+	type McpSandboxCommand,
+	TextTail,
+} from "./transports.js";
 
 export type { McpTool };
 
@@ -24,6 +30,8 @@ export interface McpServerConnectionOptions {
 	onStatus?(status: McpServerStatus): void;
 	/** Told when the server's tool list changed (after connecting and after `tools/list_changed`). */
 	onToolsChanged?(tools: readonly McpTool[]): void;
+	/** Starts a stdio server that asks for `"sandbox": true` inside the session's OS sandbox. */
+	sandboxCommand?: McpSandboxCommand;
 }
 
 /** Options of one call. */
@@ -171,6 +179,7 @@ export class McpServerConnection {
 							this.settings as Parameters<typeof createStdioTransport>[0],
 							this.#options.cwd,
 							this.#stderr,
+							this.#options.sandboxCommand,
 						),
 				]
 			: createHttpTransports(this.settings as Parameters<typeof createHttpTransports>[0]);
@@ -179,7 +188,7 @@ export class McpServerConnection {
 			if (this.#closing) return;
 			const client = this.#createClient();
 			try {
-				const transport = createTransport();
+				const transport = await createTransport();
 				await client.connect(transport, { timeout: this.timeoutMs });
 				if (transport instanceof StdioClientTransport) this.#pid = transport.pid ?? undefined;
 				if (this.#closing) {

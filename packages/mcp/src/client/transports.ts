@@ -22,19 +22,43 @@ export class TextTail {
 	}
 }
 
-/** A stdio transport for `config`, its stderr collected into `stderr`. */
-export function createStdioTransport(
+/** The command line that runs a stdio server inside the session's OS sandbox (see `McpExtensionOptions`). */
+export type McpSandboxCommand = (
+	command: string,
+	args: readonly string[],
+) => Promise<{ command: string; args: string[]; env: Record<string, string>; release(): void }>;
+
+/**
+ * A stdio transport for `config`, its stderr collected into `stderr`. A server with `"sandbox": true` is
+ * started through `sandboxCommand`; without one it is refused (the error says why).
+ */
+export async function createStdioTransport(
 	config: Extract<McpServerConfig, { command: string }>,
 	cwd: string,
 	stderr: TextTail,
-): Transport {
+	sandboxCommand?: McpSandboxCommand,
+): Promise<Transport> {
+	const args = config.args ?? [];
+	if (config.sandbox === true && sandboxCommand === undefined) {
+		throw new Error(
+			'"sandbox": true asks for the OS sandbox, and this session has none: turn it on (sandbox.enabled, --sandbox) or remove "sandbox" from the server.',
+		);
+	}
+	const sandboxed = config.sandbox === true && sandboxCommand ? await sandboxCommand(config.command, args) : undefined;
 	const transport = new StdioClientTransport({
-		command: config.command,
-		args: config.args ?? [],
-		env: { ...getDefaultEnvironment(), ...config.env },
+		command: sandboxed?.command ?? config.command,
+		args: sandboxed?.args ?? args,
+		env: { ...getDefaultEnvironment(), ...config.env, ...sandboxed?.env },
 		cwd: resolve(cwd, config.cwd ?? "."),
 		stderr: "pipe",
 	});
+	if (sandboxed) {
+		const previous = transport.onclose;
+		transport.onclose = () => {
+			sandboxed.release();
+			previous?.();
+		};
+	}
 	const stream = transport.stderr;
 	if (stream instanceof PassThrough) {
 		stream.setEncoding("utf8");

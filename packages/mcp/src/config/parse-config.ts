@@ -32,6 +32,8 @@ function parseServer(entry: unknown, where: string): McpServerSettings {
 			fail(where, `"args" must be an array of strings`);
 		optionalStringRecord(entry.env, where, "env");
 		if (entry.cwd !== undefined && typeof entry.cwd !== "string") fail(where, `"cwd" must be a string`);
+		if (entry.sandbox !== undefined && typeof entry.sandbox !== "boolean")
+			fail(where, `"sandbox" must be true or false`);
 	}
 	checkExposure(entry.exposure, where, "exposure");
 	if (entry.timeoutMs !== undefined && !(typeof entry.timeoutMs === "number" && entry.timeoutMs > 0))

@@ -10,6 +10,12 @@ export type McpServerConfig =
 			env?: Record<string, string>;
 			/** Working folder of the process. Default: the session's. */
 			cwd?: string;
+			/**
+			 * Run the server in the session's OS sandbox (Gantry's `sandbox` settings), held to the same
+			 * filesystem and network lists as its commands. A server that asks for it does not start when
+			 * the session has no active sandbox. Default false.
+			 */
+			sandbox?: boolean;
 	  }
 	| {
 			type: "http";
