@@ -2,7 +2,9 @@ import { withoutUndefined } from "@gantry/ai";
 import type { ExtensionWorkspace, ToolAnnotations } from "@gantry/extensions";
 import { globCovers, localCallPathHost, locateCallPath, workspaceCallPathHost } from "./path-glob.js";
 import { type PermissionRule, parsePermissionRules, SHELL_TOOLS } from "./permission-rules.js";
+import { isReadOnlyShellLine } from "./read-only-commands.js";
 import { analyzeShellCommand, type ShellCommandAnalysis, type ShellSimpleCommand } from "./shell-analysis.js";
+import { denyRulesJudgeShell, judgeShellDenyRules } from "./shell-judgement.js";
 import { classifyTool } from "./tool-class.js";
 
 /** Allow and deny rules, parsed. */
@@ -76,7 +78,8 @@ export async function judgeCall(
 	const allowRules = rules.allow.filter((rule) => rule.matchesTool(call.toolName));
 	const command = typeof call.input.command === "string" ? call.input.command : undefined;
 	const isShell = SHELL_TOOLS.has(call.toolName) && command !== undefined;
-	const shell = isShell && (mode === "ask" || denyRules.length > 0) ? await analyzeShellCommand(command) : undefined;
+	const judgesShell = isShell && (mode === "ask" || denyRulesJudgeShell(rules.deny, call.toolName));
+	const shell = judgesShell ? await analyzeShellCommand(command) : undefined;
 	const path = typeof call.input.path === "string" ? call.input.path : undefined;
 	const needsPath = path !== undefined && [...denyRules, ...allowRules].some((rule) => rule.kind === "path");
 	const host = call.workspace ? workspaceCallPathHost(call.workspace) : localCallPathHost(call.cwd);
@@ -97,10 +100,10 @@ export async function judgeCall(
 			return verdict("deny", `the deny rule ${rule.text}`, [rule.text]);
 		}
 	}
-	const unchecked = shell && !shell.parsed ? denyRules.find((rule) => rule.kind === "command") : undefined;
-	if (unchecked) {
-		const reason = `the command could not be parsed, so the deny rule ${unchecked.text} cannot be checked`;
-		return verdict(mode === "yes" ? "deny" : "ask", reason, [unchecked.text]);
+	// Deny rules on commands and paths as bash runs the line (wrappers, shells, links, redirections…).
+	const shellDeny = shell ? await judgeShellDenyRules(shell, rules.deny, call.toolName, host) : undefined;
+	if (shellDeny) {
+		return verdict(shellDeny.decision === "deny" || mode === "yes" ? "deny" : "ask", shellDeny.reason, shellDeny.rules);
 	}
 	if (mode === "yes") return verdict("allow", "yes mode");
 
@@ -117,6 +120,7 @@ export async function judgeCall(
 		}
 	}
 	if (call.sandboxed === true) return verdict("allow", "the command runs in the OS sandbox (autoAllowBashIfSandboxed)");
+	if (shell && isReadOnlyShellLine(shell)) return verdict("allow", "the command only reads (known read-only programs)");
 	if (classifyTool(call.annotations) === "read-only") return verdict("allow", "the tool is read-only");
 	return verdict("ask", "the tool may change files or run commands");
 }

@@ -1,4 +1,6 @@
-import { type ShellSyntaxNode, withBashSyntaxTree } from "./bash-parser.js";
+import { type BashSyntaxVisitor, loadBashSyntax, type ShellSyntaxNode } from "./bash-parser.js";
+import { readHeredoc } from "./shell-heredoc.js";
+import { newRiskNotes, noteRisks, risksOf, type ShellRiskNotes } from "./shell-risks.js";
 import { readShellWord, type ShellWord } from "./shell-words.js";
 
 export type { ShellWord } from "./shell-words.js";
@@ -9,9 +11,23 @@ export interface ShellSimpleCommand {
 	text: string;
 }
 
+/** A redirection to or from a file (`> F`, `>> F`, `< F`, `&> F`, `2>&1`…); here-documents are not listed. */
+export interface ShellRedirect {
+	/** The operator as written: `>`, `>>`, `<`, `&>`, `>&`, `<>`, `>|`… */
+	operator: string;
+	/** The descriptor before the operator (`2` in `2> F`), when one is written. */
+	descriptor?: string;
+	/** The file (or descriptor, for `>&`) the redirection names. */
+	target: ShellWord;
+}
+
 /** What the bash parser found in a command line. */
 export interface ShellCommandAnalysis {
-	/** False when the line does not parse as bash (or is too long to judge); `commands` may then be partial. */
+	/**
+	 * False when the line does not parse as bash, is too long to judge, or holds something whose extent
+	 * bash and the parse may disagree on (a here-document whose delimiter is not a plain word, a line
+	 * continuation inside a word): `commands` may then miss what bash runs.
+	 */
 	parsed: boolean;
 	/** Every simple command in the line, those inside substitutions included, in source order. */
 	commands: ShellSimpleCommand[];
@@ -20,6 +36,15 @@ export interface ShellCommandAnalysis {
 	 * file (> F)`…); empty when the line is only simple commands joined by `;`, `&&`, `||`, `|` or newlines.
 	 */
 	problems: string[];
+	/** Every redirection to or from a file anywhere in the line, in source order. */
+	redirects: ShellRedirect[];
+	/**
+	 * Why deny rules on commands cannot be sure the parse shows everything the line runs, found in its
+	 * structure: an assignment to `PATH`, `BASH_ENV`, `PS4`, `BASH_FUNC_…` and the like, or arithmetic
+	 * beside data that can hold code (bash runs `$(…)` found in an array subscript). What the commands
+	 * themselves hide (`eval`, `xargs`, `find -exec`, a name from an expansion) is judged with the rules.
+	 */
+	uncheckable: string[];
 }
 
 /** Lines longer than this are not parsed: they can be allowed by no command rule. */
@@ -78,27 +103,119 @@ export async function analyzeShellCommand(command: string): Promise<ShellCommand
 			parsed: false,
 			commands: [],
 			problems: [`the command is too long to judge (${command.length} characters)`],
+			redirects: [],
+			uncheckable: [],
 		};
 	}
-	return withBashSyntaxTree(command, (root) => {
-		const analysis: ShellCommandAnalysis = { parsed: !root.hasError, commands: [], problems: [] };
-		if (root.hasError) analysis.problems.push("the command does not parse as bash");
-		collect(root, analysis);
-		judgeStatement(root, analysis.problems);
-		analysis.problems = [...new Set(analysis.problems)];
-		return analysis;
-	});
+	const parse = await loadBashSyntax();
+	const analysis: ShellCommandAnalysis = { parsed: true, commands: [], problems: [], redirects: [], uncheckable: [] };
+	const notes = newRiskNotes();
+	analyzeSource(parse, command, analysis, notes, 0);
+	analysis.problems = [...new Set(analysis.problems)];
+	analysis.uncheckable = risksOf(notes);
+	return analysis;
 }
 
-/** Every simple command and every substitution anywhere in the tree. */
-function collect(node: ShellSyntaxNode, analysis: ShellCommandAnalysis): void {
+/** Code found inside code (a backquoted substitution in a here-document) is parsed at most this deep. */
+const MAX_NESTED_SOURCES = 8;
+
+function analyzeSource(
+	parse: BashSyntaxVisitor,
+	source: string,
+	analysis: ShellCommandAnalysis,
+	notes: ShellRiskNotes,
+	depth: number,
+): void {
+	const nested = parse(source, (root) => {
+		if (root.hasError) {
+			analysis.parsed = false;
+			analysis.problems.push("the command does not parse as bash");
+		}
+		const continuation = continuationInsideWord(root, source);
+		if (continuation) {
+			analysis.parsed = false;
+			analysis.problems.push(continuation);
+		}
+		const found: string[] = [];
+		collect(root, { source, analysis, notes, nested: found });
+		judgeStatement(root, analysis.problems);
+		return found;
+	});
+	for (const code of nested) {
+		if (depth >= MAX_NESTED_SOURCES) {
+			analysis.parsed = false;
+			analysis.problems.push("substitutions nested too deeply to judge");
+			return;
+		}
+		analyzeSource(parse, code, analysis, notes, depth + 1);
+	}
+}
+
+/**
+ * A backslash-newline joins lines before bash splits words, so `r\⏎m x` runs `rm x`; tree-sitter splits
+ * the word there instead. Between words, in quotes and in comments it is harmless.
+ */
+function continuationInsideWord(root: ShellSyntaxNode, source: string): string | undefined {
+	const continuation = /(?<!\\)(?:\\\\)*\\\n/g;
+	for (const match of source.matchAll(continuation)) {
+		const at = match.index + match[0].length - 2;
+		const before = source[at - 1] ?? " ";
+		const after = source[at + 2] ?? " ";
+		if (/\s/.test(before) || /\s/.test(after)) continue;
+		const inner = root.descendantForIndex(at, at + 1);
+		if (inner && QUOTED_TEXT.has(inner.type)) continue;
+		return "a line continuation (a backslash and a newline) inside a word, which bash joins and the parse splits";
+	}
+	return undefined;
+}
+
+/** Node types whose text is quoted or inert, where a backslash-newline is not a word break. */
+const QUOTED_TEXT = new Set(["raw_string", "string", "string_content", "comment", "heredoc_body", "heredoc_content"]);
+
+/** What `collect` fills: the analysis, the risk notes, and code found in here-documents (parsed afterwards). */
+interface Collection {
+	source: string;
+	analysis: ShellCommandAnalysis;
+	notes: ShellRiskNotes;
+	nested: string[];
+}
+
+/** Every simple command, redirection and substitution anywhere in the tree. */
+function collect(node: ShellSyntaxNode, collection: Collection): void {
+	const { source, analysis, nested } = collection;
+	noteRisks(node, collection.notes);
 	const substitution = SUBSTITUTIONS[node.type];
 	if (substitution) analysis.problems.push(`${substitution} ${clip(node.text)}`);
 	if (node.type === "command") analysis.commands.push({ words: commandWords(node), text: node.text.trim() });
 	if (node.type === "expansion" && childrenOf(node).some((child) => !PLAIN_EXPANSION.has(child.type))) {
 		analysis.problems.push(`a parameter expansion with an operator ${clip(node.text)}`);
 	}
-	for (const child of childrenOf(node)) collect(child, analysis);
+	if (node.type === "file_redirect") {
+		const redirect = fileRedirectOf(node);
+		if (redirect) analysis.redirects.push(redirect);
+	}
+	if (node.type === "heredoc_redirect") {
+		const reading = readHeredoc(node, source);
+		if ("unjudgeable" in reading) {
+			analysis.parsed = false;
+			analysis.problems.push(reading.unjudgeable);
+		} else {
+			for (const code of reading.backtickCode) {
+				analysis.problems.push(`command substitution \`${clip(code)}\` in a here-document`);
+				nested.push(code);
+			}
+		}
+	}
+	for (const child of childrenOf(node)) collect(child, collection);
+}
+
+function fileRedirectOf(node: ShellSyntaxNode): ShellRedirect | undefined {
+	const children = childrenOf(node);
+	const operator = children.find((child) => !child.isNamed)?.type;
+	const descriptor = children.find((child) => child.type === "file_descriptor")?.text;
+	const target = children.find((child) => child.isNamed && child.type !== "file_descriptor");
+	if (operator === undefined || target === undefined) return undefined;
+	return { operator, target: readShellWord(target), ...(descriptor === undefined ? {} : { descriptor }) };
 }
 
 function commandWords(node: ShellSyntaxNode): ShellWord[] {

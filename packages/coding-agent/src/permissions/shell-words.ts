@@ -8,11 +8,16 @@ import type { ShellSyntaxNode } from "./bash-parser.js";
 export interface ShellWord {
 	text: string;
 	literal: boolean;
+	/**
+	 * Present (true) when the word has unquoted glob characters (`*`, `?`, `[`) or a brace expansion
+	 * (`{a,b}`, `{1..3}`): bash may turn it into other words, so `/bin/r?` or `rm{,}` is not the text shown.
+	 */
+	expands?: true;
 }
 
-/** `\x` becomes `x` (an unquoted word's escapes). */
+/** `\x` becomes `x`, and a backslash-newline (a line continuation) disappears (an unquoted word's escapes). */
 function unescapeWord(text: string): string {
-	return text.replace(/\\([\s\S])/g, "$1");
+	return text.replace(/\\([\s\S])/g, (_match, character: string) => (character === "\n" ? "" : character));
 }
 
 /** Inside double quotes only `\$`, `` \` ``, `\"`, `\\` and a backslash-newline are escapes. */
@@ -20,8 +25,38 @@ function unescapeDoubleQuoted(text: string): string {
 	return text.replace(/\\([$`"\\\n])/g, (_match, character: string) => (character === "\n" ? "" : character));
 }
 
+/** An unquoted word's text with escaped characters blanked, so only the characters bash acts on remain. */
+function activeCharacters(text: string): string {
+	return text.replace(/\\[\s\S]/g, "__");
+}
+
+const GLOB = /[*?[]/;
+/** `{a,b}` or `{x..y}`, with unquoted braces and separator (quoted parts are blanked before the test). */
+const BRACE = /\{[^{}]*(?:,|\.\.)[^{}]*\}/;
+
+/** Whether bash would expand the word (see `ShellWord.expands`); quoted parts never expand. */
+function expandsOf(node: ShellSyntaxNode): boolean {
+	if (node.type === "word") {
+		const active = activeCharacters(node.text);
+		return GLOB.test(active) || BRACE.test(active);
+	}
+	if (node.type !== "concatenation") return false;
+	let unquoted = "";
+	for (const part of node.children) {
+		if (part === null) continue;
+		if (part.type === "word") unquoted += activeCharacters(part.text);
+		else unquoted += "_".repeat(part.text.length);
+	}
+	return GLOB.test(unquoted) || BRACE.test(unquoted);
+}
+
 /** The word a syntax node stands for (see {@link ShellWord}). */
 export function readShellWord(node: ShellSyntaxNode): ShellWord {
+	const word = readWord(node);
+	return word.literal && expandsOf(node) ? { ...word, expands: true } : word;
+}
+
+function readWord(node: ShellSyntaxNode): ShellWord {
 	const opaque = { text: node.text, literal: false };
 	switch (node.type) {
 		case "word":
@@ -38,7 +73,7 @@ export function readShellWord(node: ShellSyntaxNode): ShellWord {
 			return { text: unescapeDoubleQuoted(node.text.slice(1, -1)), literal: true };
 		}
 		case "concatenation": {
-			const parts = node.children.filter((child) => child !== null).map(readShellWord);
+			const parts = node.children.filter((child) => child !== null).map(readWord);
 			if (parts.some((part) => !part.literal)) return opaque;
 			return { text: parts.map((part) => part.text).join(""), literal: true };
 		}
@@ -48,7 +83,7 @@ export function readShellWord(node: ShellSyntaxNode): ShellWord {
 				.find((child) => child.type !== "variable_name");
 			const name = node.text.slice(0, node.text.indexOf("="));
 			if (!value) return { text: `${name}=`, literal: true };
-			const read = readShellWord(value);
+			const read = readWord(value);
 			return read.literal ? { text: `${name}=${read.text}`, literal: true } : opaque;
 		}
 		default:

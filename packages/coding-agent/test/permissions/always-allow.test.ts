@@ -112,7 +112,7 @@ describe('"always" for a shell call remembers command prefixes, not the tool', (
 
 	it("offers no always for commands with no safe prefix", () =>
 		withTempDir(async (cwd) => {
-			const commands = ["sudo rm -rf x", "git -C x status", "npx -y cowsay", 'bash -c "rm -rf x"'];
+			const commands = ["sudo rm -rf x", "git -C x push", "npx -y cowsay", 'bash -c "rm -rf x"'];
 			const { ui } = await runCommands(cwd, commands, ["No", "No", "No", "No"]);
 			expect(ui.asked.map((question) => question.options)).toEqual(commands.map(() => NO_ALWAYS));
 			expect(ui.asked[0].title).toContain('No "always": `sudo` runs other commands');
