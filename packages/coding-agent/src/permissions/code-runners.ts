@@ -247,11 +247,19 @@ const GIT_RUNS =
 function gitFindings(args: readonly ShellWord[]): RunFinding[] {
 	const given = args.find((word) => !word.literal || GIT_RUNS.test(word.text));
 	if (given) return [{ unchecked: `\`git ${given.text}\` can make git run a command` }];
+	const config = args.findIndex((word) => word.text === "config");
+	const reading = /^(--get.*|-l|--list|--show-origin|--show-scope|get|list)$/;
+	if (config !== -1 && args.length > config + 2 && !args.slice(config + 1).some((word) => reading.test(word.text))) {
+		return [{ unchecked: "`git config` can set an alias, pager or hook that runs a command later" }];
+	}
 	const words = args.map((word) => word.text);
 	const pairs = ["bisect run", "submodule foreach", "filter-branch", "filter-repo"];
 	const found = pairs.find((pair) => words.join(" ").includes(pair));
 	return found ? [{ unchecked: `\`git ${found}\` runs commands given to it` }] : [];
 }
+
+const CONTAINER_TOOLS = new Set(["docker", "podman", "nerdctl"]);
+const CONTAINER_RUNS = new Set(["run", "exec", "create", "start", "compose", "container"]);
 
 /** Options of common programs that make them run a command given as their value. */
 const RUNS_VIA_OPTION: Record<string, RegExp> = {
@@ -288,6 +296,9 @@ export function codeRunnerFindings(name: string, args: readonly ShellWord[]): Ru
 		return [{ code: action, via: "trap" }];
 	}
 	if (name === "find") return findFindings(args);
+	if (CONTAINER_TOOLS.has(name) && args.some((word) => CONTAINER_RUNS.has(word.text))) {
+		return [{ unchecked: `\`${name}\` runs commands in a container, which can reach this machine's files` }];
+	}
 	if (name === "ssh") {
 		return args.some((word) => !word.text.startsWith("-"))
 			? [{ unchecked: "`ssh` runs commands on another host" }]

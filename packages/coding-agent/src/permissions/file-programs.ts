@@ -121,6 +121,8 @@ const CHANGES_OPERANDS = new Set([
 const COPIES = new Set(["cp", "install", "ln", "rsync", "scp", "link"]);
 /** Programs that write files named by what they read (an archive's members): which ones cannot be told. */
 const EXTRACTS = new Set(["unzip", "7z", "7za", "unrar", "cpio", "ar"]);
+/** git sub-commands that change the files they are given (or, given none, any). */
+const GIT_WRITES_NAMED = new Set(["checkout", "restore", "clean", "rm", "mv", "reset"]);
 /** git sub-commands that change files of the working tree (those named, or any when none is). */
 const GIT_WRITES = new Set([
 	"checkout",
@@ -207,12 +209,17 @@ export function fileOperandsOf(name: string, args: readonly ShellWord[]): FileOp
 		const recursive = hasOption(args, "R", "--recursive") || (name === "rm" && hasOption(args, "r"));
 		const tree = name === "mv" || (recursive && (name === "rm" || /^ch(mod|own|grp)$/.test(name)));
 		for (const word of operands) push(written(word, tree));
+		// What `mv` moves can be read under its new name.
+		if (name === "mv") for (const word of operands.slice(0, -1)) push(read(word));
+		if (name === "patch" && operands.length === 0)
+			result.unknown.push("`patch` changes the files named in the patch it reads");
 		return result;
 	}
 	if (COPIES.has(name)) {
 		const target = optionValue(args, ["-t", "--target-directory"]);
 		const sources = target ? operands : operands.slice(0, -1);
-		for (const word of sources) if (name !== "ln") push(read(word));
+		// A link to a file, or a copy of it, is a way to read it later.
+		for (const word of sources) push(read(word));
 		const destination = target ?? operands.at(-1);
 		if (destination && (target || operands.length > 1 || name === "ln"))
 			push(written(destination, hasOption(args, "", "--delete")));
@@ -228,6 +235,11 @@ export function fileOperandsOf(name: string, args: readonly ShellWord[]): FileOp
 	for (const word of operands) push(known ? read(word) : { ...read(word), guessed: true });
 	if (name === "sed" || name === "perl") {
 		if (hasOption(args, "i", "--in-place")) for (const word of operands) push(written(word));
+	} else if (name === "awk" || name === "gawk") {
+		const inplace = args.some(
+			(word, index) => word.text === "--include=inplace" || (word.text === "-i" && args[index + 1]?.text === "inplace"),
+		);
+		if (inplace) for (const word of operands) push(written(word));
 	} else if (name === "sort") {
 		const output = optionValue(args, ["-o", "--output"]);
 		if (output) push(written(output));
@@ -265,6 +277,10 @@ function gitOperands(operands: readonly ShellWord[], result: FileOperands): void
 	}
 	const subcommand = operands[0]?.text;
 	if (subcommand === undefined || !GIT_WRITES.has(subcommand)) return;
+	if (!GIT_WRITES_NAMED.has(subcommand)) {
+		result.unknown.push(`\`git ${subcommand}\` changes files of the working tree it does not name`);
+		return;
+	}
 	const paths = operands.slice(1);
 	for (const word of paths) result.operands.push(written(word, subcommand === "clean" || subcommand === "rm"));
 	if (paths.length === 0)

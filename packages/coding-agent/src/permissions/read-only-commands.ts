@@ -180,7 +180,10 @@ export function isReadOnlyCommand(command: ShellSimpleCommand): boolean {
  * (`/dev/null` and `2>&1` are fine; reading with `<` is too), and no assignment that changes what runs.
  */
 export function isReadOnlyShellLine(analysis: ShellCommandAnalysis): boolean {
+	// bash opens a connection for `< /dev/tcp/host/port`: not reading a file.
+	const network = analysis.redirects.some((redirect) => /^\/dev\/(tcp|udp)\//.test(redirect.target.text));
 	return (
+		!network &&
 		analysis.parsed &&
 		analysis.problems.length === 0 &&
 		analysis.uncheckable.length === 0 &&

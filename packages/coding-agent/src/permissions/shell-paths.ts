@@ -1,6 +1,6 @@
 import { isCommandWrapper } from "./command-runners.js";
 import { type FileOperand, fileOperandsOf } from "./file-programs.js";
-import { type CallLocations, type CallPathHost, globCovers, locateCallPath } from "./path-glob.js";
+import { type CallLocations, type CallPathHost, compilePathGlob, globCovers, locateCallPath } from "./path-glob.js";
 import type { PermissionRule } from "./permission-rules.js";
 import type { ShellRedirect } from "./shell-analysis.js";
 import { namesOfPathWord } from "./shell-globs.js";
@@ -102,6 +102,11 @@ async function touchesOf(run: ShellRun, host: CallPathHost, unknown: UnknownShel
 		}
 		for (const typed of named.names) {
 			if (typed === "") continue;
+			// /proc/self/cwd, /proc/<pid>/root, … name bash's own places: where they lead cannot be told here.
+			if (/^\/proc\//.test(typed)) {
+				for (const kind of kinds) unknown[kind.access].push(`${kind.what} (where a /proc path leads cannot be told)`);
+				continue;
+			}
 			const absolute = typed.startsWith("~") || host.syntax.isAbsolute(typed);
 			for (const base of absolute ? [host.cwd] : bases) {
 				const full = absolute ? host.resolvePath(typed) : host.syntax.resolve(base, typed);
@@ -133,28 +138,51 @@ async function touchesOf(run: ShellRun, host: CallPathHost, unknown: UnknownShel
 	return touches;
 }
 
-/** Whether changing everything under a folder can reach a file the rule covers (`rm -r .` under `edit(secret/**)`). */
-function treeReaches(rule: PathRule, locations: CallLocations): boolean {
-	const { host } = locations;
-	const { sep } = host.syntax;
-	const pattern = rule.pattern;
+/** Entries looked at under a folder a command changes whole, before the answer counts as unknown. */
+const MAX_TREE_ENTRIES = 10_000;
+
+/** Where a rule's pattern starts being a pattern: `secret` for `secret/**`, the working folder for `**\/.env`. */
+function patternRoot(pattern: string, host: CallPathHost): string {
 	const fixed = pattern.slice(0, pattern.search(/[*?[{]|$/));
 	const root = fixed.includes("/") ? fixed.slice(0, fixed.lastIndexOf("/")) : "";
-	const start =
-		root === ""
-			? host.cwd
-			: root.startsWith("~") || host.syntax.isAbsolute(root)
-				? host.resolvePath(root)
-				: host.syntax.resolve(host.cwd, root);
-	const deep = pattern.includes("**");
-	return locations.places.some(({ written, real }) =>
-		[written.path, real.path].some(
-			(folder) =>
-				folder === start ||
-				start.startsWith(folder.endsWith(sep) ? folder : `${folder}${sep}`) ||
-				(deep && folder.startsWith(`${start}${sep}`)),
-		),
-	);
+	if (root === "") return pattern.startsWith("/") ? "/" : host.cwd;
+	if (root.startsWith("~") || host.syntax.isAbsolute(root)) return host.resolvePath(root);
+	return host.syntax.resolve(host.cwd, root);
+}
+
+/**
+ * Whether changing everything under a folder reaches a file the rule covers: the folder holds the
+ * pattern's root (`rm -r .` under `edit(secret/**)`), or, for a pattern that reaches any depth
+ * (`**\/.env`), an entry below it matches (looked for, up to a bound). `"unknown"` past the bound.
+ */
+async function treeReaches(rule: PathRule, locations: CallLocations): Promise<boolean | "unknown"> {
+	const { host } = locations;
+	const { sep, relative, join } = host.syntax;
+	const root = patternRoot(rule.pattern, host);
+	const folders = [...new Set(locations.places.flatMap(({ written, real }) => [written.path, real.path]))];
+	const holdsRoot = (folder: string) =>
+		folder === root || root.startsWith(folder.endsWith(sep) ? folder : `${folder}${sep}`);
+	if (folders.some(holdsRoot)) return true;
+	if (!rule.pattern.includes("**")) return false;
+	const matcher = compilePathGlob(rule.pattern.replace(/^\.\//, ""));
+	const absolute = rule.pattern.startsWith("/") || rule.pattern.startsWith("~");
+	const test = (path: string) => matcher.test(absolute ? path : relative(host.cwd, path).split(sep).join("/"));
+	let seen = 0;
+	for (const folder of folders) {
+		if (root !== "/" && !folder.startsWith(`${root}${sep}`)) continue;
+		const queue = [folder];
+		for (let next = queue.shift(); next !== undefined; next = queue.shift()) {
+			const entries = await host.lookup.readdir(next).catch(() => undefined);
+			if (entries === undefined) continue;
+			for (const entry of entries) {
+				if (++seen > MAX_TREE_ENTRIES) return "unknown";
+				const path = join(next, entry.name);
+				if (test(path)) return true;
+				queue.push(path);
+			}
+		}
+	}
+	return false;
 }
 
 /**
@@ -195,11 +223,15 @@ export async function findDeniedShellPath(
 			unknown[touch.access].push(error instanceof Error ? error.message : String(error));
 			continue;
 		}
-		const rule = relevant.find(
-			(candidate) =>
-				globCovers(candidate.pattern, locations, false) || (touch.tree && treeReaches(candidate, locations)),
-		);
-		if (rule) return { denied: { rule, what: touch.what }, unknown };
+		for (const rule of relevant) {
+			const reaches = touch.tree ? await treeReaches(rule, locations) : false;
+			if (reaches === "unknown") {
+				unknown[touch.access].push(`${touch.what} (more than ${MAX_TREE_ENTRIES} files below it)`);
+			}
+			if (globCovers(rule.pattern, locations, false) || reaches === true) {
+				return { denied: { rule, what: touch.what }, unknown };
+			}
+		}
 	}
 	return { unknown };
 }

@@ -3,35 +3,59 @@ import { changesWhatRuns, isHarmlessAssignment } from "./shell-environment.js";
 
 /** What the walk over a line noticed that can make bash run code no simple command of the parse shows. */
 export interface ShellRiskNotes {
-	/** Variables assigned anywhere: `X=1 cmd`, `X=1`, `export X=1`, `declare X=1`. */
+	/** Variables assigned anywhere: `X=1 cmd`, `X=1`, `export X=1`, `declare X=1` (harmless ones left out). */
 	assigned: Set<string>;
-	/** An arithmetic context: `$((…))`, `((…))`, `let`, `declare -i`, an array subscript, `[[ a -eq b ]]`. */
-	arithmetic: string | undefined;
+	/**
+	 * A place where bash evaluates text as code: arithmetic (`$((…))`, `((…))`, `let`, `declare -i`, an
+	 * array subscript, `[[ a -eq b ]]`), a variable name it looks up (`${!x}`, `[[ -v $x ]]`, `printf -v`,
+	 * `read`, `unset`, `declare -n`), or prompt expansion (`${x@P}`). A `$(…)` in such text runs.
+	 */
+	evaluates: string | undefined;
 	/** Data that can hold code: a substitution, `read`/`mapfile`, or a quoted text holding `$(` or a backquote. */
 	codeData: string | undefined;
 }
 
 export function newRiskNotes(): ShellRiskNotes {
-	return { assigned: new Set(), arithmetic: undefined, codeData: undefined };
+	return { assigned: new Set(), evaluates: undefined, codeData: undefined };
 }
 
-const ARITHMETIC_TESTS = new Set(["-eq", "-ne", "-lt", "-le", "-gt", "-ge"]);
+const ARITHMETIC_TESTS = new Set(["-eq", "-ne", "-lt", "-le", "-gt", "-ge", "-v", "-R"]);
 const READS_DATA = new Set(["read", "mapfile", "readarray"]);
-const NAMES_VARIABLES = new Set([
-	"printf",
-	"read",
-	"unset",
-	"mapfile",
-	"readarray",
-	"wait",
-	"test",
-	"[",
-	"getopts",
-	"let",
-]);
+/** Builtins that take variable names (an array subscript in one is evaluated), and the option that says so. */
+const NAMES_VARIABLES: Record<string, string | undefined> = {
+	read: undefined,
+	unset: undefined,
+	mapfile: undefined,
+	readarray: undefined,
+	getopts: undefined,
+	let: undefined,
+	printf: "-v",
+	wait: "-p",
+	test: "-v",
+	"[": "-v",
+};
+const PLAIN_TEXT = new Set(["word", "raw_string", "number", "variable_name", "file_descriptor"]);
 
-function firstWord(node: ShellSyntaxNode): string | undefined {
-	return node.childForFieldName("name")?.text ?? node.namedChildren[0]?.text;
+/** Whether a word node is known text: no expansion, and no `[` that a name lookup would take as a subscript. */
+function isPlainName(node: ShellSyntaxNode): boolean {
+	if (node.text.includes("[")) return false;
+	if (PLAIN_TEXT.has(node.type)) return true;
+	return node.type === "string" && node.namedChildren.every((part) => part?.type === "string_content");
+}
+
+function argumentsOf(node: ShellSyntaxNode): ShellSyntaxNode[] {
+	return node.namedChildren.slice(1).filter((child): child is ShellSyntaxNode => child !== null);
+}
+
+function noteCommand(node: ShellSyntaxNode, notes: ShellRiskNotes): void {
+	const name = node.childForFieldName("name")?.text ?? node.namedChildren[0]?.text;
+	if (name === undefined) return;
+	if (READS_DATA.has(name)) notes.codeData ??= node.text;
+	if (!Object.hasOwn(NAMES_VARIABLES, name)) return;
+	const option = NAMES_VARIABLES[name];
+	const args = argumentsOf(node);
+	if (option !== undefined && !args.some((arg) => arg.text === option)) return;
+	if (name === "let" || args.some((arg) => !isPlainName(arg))) notes.evaluates ??= node.text;
 }
 
 /** Records what `node` (one node of the walk, not its children) contributes to the notes. */
@@ -42,7 +66,7 @@ export function noteRisks(node: ShellSyntaxNode, notes: ShellRiskNotes): void {
 			const value = node.text.slice(node.text.indexOf("=") + 1);
 			if (name?.type === "variable_name" && !isHarmlessAssignment(name.text, value)) notes.assigned.add(name.text);
 			else if (name?.type === "subscript") {
-				notes.arithmetic ??= node.text;
+				notes.evaluates ??= node.text;
 				const array = name.namedChildren[0];
 				if (array) notes.assigned.add(array.text);
 			}
@@ -51,37 +75,34 @@ export function noteRisks(node: ShellSyntaxNode, notes: ShellRiskNotes): void {
 		case "arithmetic_expansion":
 		case "c_style_for_statement":
 		case "subscript":
-			notes.arithmetic ??= node.text;
+			notes.evaluates ??= node.text;
 			return;
 		case "compound_statement":
-			if (node.children[0]?.type === "((") notes.arithmetic ??= node.text;
+			if (node.children[0]?.type === "((") notes.evaluates ??= node.text;
+			return;
+		case "expansion":
+			// `${!x}` looks a name up, `${x@P}` expands a prompt: both evaluate what the variable holds.
+			if (node.children.some((child) => child?.type === "!" || child?.type === "@")) notes.evaluates ??= node.text;
 			return;
 		case "test_operator":
-			if ((ARITHMETIC_TESTS.has(node.text) || node.text === "-v") && node.parent?.parent?.type === "test_command") {
-				notes.arithmetic ??= node.text;
-			}
+			if (ARITHMETIC_TESTS.has(node.text) && node.parent?.parent?.type === "test_command")
+				notes.evaluates ??= node.text;
 			return;
-		case "command": {
-			const name = firstWord(node);
-			if (name === "let") notes.arithmetic ??= node.text;
-			// Builtins that take variable names evaluate an array subscript in one (`printf -v 'a[$(…)]'`).
-			if (
-				name !== undefined &&
-				NAMES_VARIABLES.has(name) &&
-				node.namedChildren.slice(1).some((child) => child?.text.includes("["))
-			) {
-				notes.arithmetic ??= node.text;
-			}
-			if (name !== undefined && READS_DATA.has(name)) notes.codeData ??= node.text;
+		case "command":
+			noteCommand(node, notes);
 			return;
-		}
 		case "declaration_command":
+			// `declare -i`/`-n` evaluate values and names; a name to declare may come from an expansion.
 			if (
-				node.namedChildren.some(
-					(child) => (child?.type === "word" && /^-[a-zA-Z]*i/.test(child.text)) || child?.text.includes("["),
+				node.namedChildren.some((arg) =>
+					arg === null
+						? false
+						: arg.type === "word"
+							? /^-[a-zA-Z]*[in]/.test(arg.text) || arg.text.includes("[")
+							: arg.type !== "variable_assignment" && !isPlainName(arg),
 				)
 			) {
-				notes.arithmetic ??= node.text;
+				notes.evaluates ??= node.text;
 			}
 			return;
 		case "command_substitution":
@@ -108,12 +129,13 @@ function clip(text: string, limit = 60): string {
 export function risksOf(notes: ShellRiskNotes): string[] {
 	const reasons: string[] = [];
 	for (const name of notes.assigned) {
-		if (changesWhatRuns(name))
+		if (changesWhatRuns(name)) {
 			reasons.push(`an assignment to ${name}, which changes what programs run or what bash runs by itself`);
+		}
 	}
-	if (notes.arithmetic !== undefined && notes.codeData !== undefined) {
+	if (notes.evaluates !== undefined && notes.codeData !== undefined) {
 		reasons.push(
-			`arithmetic (${clip(notes.arithmetic)}) beside data that can hold code (${clip(notes.codeData)}): bash runs substitutions found in array subscripts`,
+			`text bash evaluates (${clip(notes.evaluates)}) beside data that can hold code (${clip(notes.codeData)}): a $(…) in it would run`,
 		);
 	}
 	return reasons;

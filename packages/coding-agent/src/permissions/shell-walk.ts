@@ -119,7 +119,11 @@ export async function followShellLine(analysis: ShellCommandAnalysis, host: Call
  */
 async function namesOf(program: string, host: CallPathHost, changesFolder: boolean, unchecked: string[]) {
 	const names = new Set([program, baseName(program)]);
-	if (!program.includes("/")) return [...names];
+	if (!program.includes("/")) {
+		const found = await searchPath(program, host);
+		if (found !== undefined) names.add(baseName(found));
+		return [...names];
+	}
 	if (changesFolder && !program.startsWith("/") && !program.startsWith("~")) {
 		unchecked.push(`the line changes folder, so which file ${program} is cannot be told`);
 		return [...names];
@@ -132,4 +136,22 @@ async function namesOf(program: string, host: CallPathHost, changesFolder: boole
 		unchecked.push(`the program ${program} ${why}, so what it is cannot be told`);
 	}
 	return [...names];
+}
+
+/**
+ * Where bash finds a bare name on this machine's `PATH`, links followed (`zap` → `/usr/bin/rm` when a
+ * link in a `PATH` folder points there); undefined when none holds it, or the host is not this machine
+ * (another host's `PATH` is not known here).
+ */
+async function searchPath(name: string, host: CallPathHost): Promise<string | undefined> {
+	if (host.label !== "this machine") return undefined;
+	for (const folder of (process.env.PATH ?? "").split(":")) {
+		if (!folder.startsWith("/")) continue;
+		try {
+			return await host.realpath(host.syntax.join(folder, name));
+		} catch {
+			// Not in this folder.
+		}
+	}
+	return undefined;
 }

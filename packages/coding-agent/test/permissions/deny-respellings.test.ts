@@ -1,6 +1,6 @@
 import { spawn } from "node:child_process";
 import { existsSync } from "node:fs";
-import { mkdtemp, rm, symlink, writeFile } from "node:fs/promises";
+import { mkdir, mkdtemp, rm, symlink, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { createFauxModel } from "@gantry/ai";
@@ -130,6 +130,11 @@ const SPELLINGS = [
 	"x='a[$(rm V)]'; echo $(( x ))",
 	"x='a[$(rm V)]'; declare -i y; y=$x",
 	"printf -v 'a[$(rm V)]' x",
+	"x='$(rm V)'; echo \"${x@P}\"",
+	"x='a[$(rm V)]'; echo \"${!x}\"",
+	"x='a[$(rm V)]'; [[ -v $x ]]",
+	"x='a[$(rm V)]'; test -v \"$x\"",
+	"declare -n r='a[$(rm V)]'; echo $r",
 	"mapfile -C 'rm V;:' -c 1 <<< line",
 	"perl -e 'unlink \"V\"'",
 	"perl -e 'system(\"rm V\")'",
@@ -166,6 +171,8 @@ const JUDGED_ONLY = [
 	"strace -f rm V",
 	"git rebase -x 'rm V' HEAD",
 	"vim -c '!rm V' -c q",
+	"docker run --rm -v $PWD:/w alpine rm /w/V",
+	"git config alias.x '!rm V'",
 	// bash ignores PS4 from the environment when run as root, so this runs only for other users.
 	"env SHELLOPTS=xtrace PS4='$(rm V)' bash -c :",
 	"PS4='$(rm V)' bash -xc :",
@@ -183,7 +190,7 @@ async function stage(folder: string, indexes: number[]): Promise<void> {
 /** Runs a line with real bash in `cwd`, input closed, as the bash tool does; resolves when it ends. */
 function runBash(command: string, cwd: string): Promise<void> {
 	return new Promise((resolve, reject) => {
-		const child = spawn("bash", ["-c", command], { cwd, stdio: ["ignore", "ignore", "ignore"] });
+		const child = spawn("bash", ["-c", command], { cwd, env: process.env, stdio: ["ignore", "ignore", "ignore"] });
 		const timer = setTimeout(() => child.kill("SIGKILL"), 20_000);
 		child.on("error", reject);
 		child.on("close", () => {
@@ -247,6 +254,30 @@ describe("a deny rule on a command cannot be respelled (bash(rm:*) in yes mode)"
 			}),
 		120_000,
 	);
+
+	it("follows a bare name to where PATH takes it: a link named zapp in a PATH folder is rm", () =>
+		withTempDir(async (cwd) => {
+			const bin = join(cwd, "bin");
+			await mkdir(bin);
+			await symlink("/bin/rm", join(bin, "zapp"));
+			await writeFile(join(cwd, "victim"), "keep me\n");
+			const saved = process.env.PATH;
+			process.env.PATH = `${bin}:${saved ?? ""}`;
+			try {
+				const rules = permissionRulesOf({ permissions: { deny: ["bash(rm:*)"] } });
+				const verdict = await judgeCall(
+					rules,
+					{ toolName: "bash", input: { command: "zapp victim" }, cwd, annotations: undefined },
+					"yes",
+				);
+				expect(verdict.decision).toBe("deny");
+				expect(verdict.reason).toContain("bash(rm:*)");
+				await runBash("zapp victim", cwd);
+				expect(existsSync(join(cwd, "victim"))).toBe(false);
+			} finally {
+				process.env.PATH = saved;
+			}
+		}));
 
 	it("judges spellings this machine cannot run (sudo, doas, busybox, zsh, ssh, …) as blocked in yes mode", () =>
 		withTempDir(async (cwd) => {

@@ -142,6 +142,7 @@ const NOT_READ_ONLY = [
 	"if true; then ls; fi",
 	"watch ls",
 	"xargs ls",
+	"cat < /dev/tcp/127.0.0.1/9",
 ];
 
 describe("read-only commands run without asking", () => {

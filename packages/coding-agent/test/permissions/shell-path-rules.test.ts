@@ -80,6 +80,11 @@ const READS = [
 	"tar cf - secret | tar xOf -",
 	"cat secret/a.txt | wc -c; cat secret/a.txt",
 	"echo $(cat secret/a.txt)",
+	"ln -s secret/a.txt link && cat link",
+	"ln secret/a.txt hard && cat hard",
+	"mv secret/a.txt moved && cat moved",
+	"cat /proc/self/cwd/secret/a.txt",
+	"git init -q && git add -A && git -c user.name=x -c user.email=x@x commit -qm x && rm secret/a.txt && git show HEAD:secret/a.txt",
 ];
 
 /** Commands that change the secret folder when bash runs them (checked), blocked under edit(secret/**). */
@@ -138,7 +143,13 @@ describe("path deny rules reach the shell, without a sandbox", () => {
 	it("reads: every command prints the secret when bash runs it, and each is blocked under read(secret/**)", () =>
 		withTempDir(async (cwd) => {
 			await project(cwd);
-			const harmless = READS.filter((command) => !runBash(command, cwd).includes(SECRET));
+			const harmless: string[] = [];
+			for (const command of READS) {
+				await withTempDir(async (scratch) => {
+					await project(scratch);
+					if (!runBash(command, scratch).includes(SECRET)) harmless.push(command);
+				});
+			}
 			expect(harmless).toEqual([]);
 			const passed: string[] = [];
 			for (const command of READS) {
@@ -190,6 +201,21 @@ describe("path deny rules reach the shell, without a sandbox", () => {
 			for (const command of ["echo x > src/y.txt", "cp secret/a.txt src/copy.txt", "rm -rf src", "cat secret/a.txt"]) {
 				expect((await judge(cwd, command, ["edit(secret/**)"], [], "yes")).decision, command).toBe("allow");
 			}
+		}));
+
+	it("judges a folder changed whole by what its tree holds, for a pattern of any depth", () =>
+		withTempDir(async (cwd) => {
+			await project(cwd);
+			await mkdir(join(cwd, "node_modules", "pkg"), { recursive: true });
+			await writeFile(join(cwd, "node_modules", "pkg", "index.js"), "x\n");
+			expect((await judge(cwd, "rm -rf node_modules", ["edit(**/.env)"], [], "yes")).decision).toBe("allow");
+			expect((await judge(cwd, "rm -rf .", ["edit(**/.env)"], [], "yes")).decision).toBe("deny");
+			await writeFile(join(cwd, "node_modules", "pkg", ".env"), "KEY=1\n");
+			const verdict = await judge(cwd, "rm -rf node_modules", ["edit(**/.env)"], [], "yes");
+			expect(verdict.decision).toBe("deny");
+			expect(verdict.reason).toContain("edit(**/.env)");
+			expect((await judge(cwd, "mv src elsewhere", ["edit(secret/**)"], [], "yes")).decision).toBe("allow");
+			expect((await judge(cwd, "patch -p1 < fix.diff", ["edit(secret/**)"], [], "yes")).decision).toBe("deny");
 		}));
 
 	it("cannot check a path it cannot read before the line runs: it asks, and blocks in yes mode", () =>
