@@ -101,7 +101,9 @@ export async function judgeCall(
 		}
 	}
 	// Deny rules on commands and paths as bash runs the line (wrappers, shells, links, redirections…).
-	const shellDeny = shell ? await judgeShellDenyRules(shell, rules.deny, call.toolName, host) : undefined;
+	const shellDeny = shell
+		? await judgeShellDenyRules(shell, rules.deny, call.toolName, host, { sandboxed: call.sandboxed })
+		: undefined;
 	if (shellDeny) {
 		return verdict(shellDeny.decision === "deny" || mode === "yes" ? "deny" : "ask", shellDeny.reason, shellDeny.rules);
 	}

@@ -27,13 +27,16 @@ export function denyRulesJudgeShell(denyRules: readonly PermissionRule[], toolNa
  * shell tool (through wrappers, shells, `eval`, basenames and links; see `followShellLine`), and read and
  * edit rules on paths (the files the line names; see `findDeniedShellPath`). A line that may run or touch
  * what the parse cannot show is `unchecked` for the rules it could escape: the policy asks, or blocks
- * where nobody can answer, as for a line that does not parse. Undefined when no deny rule has a say.
+ * where nobody can answer, as for a line that does not parse — except for path rules when the command
+ * runs in the OS sandbox (`sandboxed`), which holds them for anything it opens. Undefined when no deny
+ * rule has a say.
  */
 export async function judgeShellDenyRules(
 	analysis: ShellCommandAnalysis,
 	denyRules: readonly PermissionRule[],
 	toolName: string,
 	host: CallPathHost,
+	options: { sandboxed?: boolean | undefined } = {},
 ): Promise<ShellDenyVerdict | undefined> {
 	const commandRules = denyRules.filter((rule) => rule.kind === "command" && rule.matchesTool(toolName));
 	const pathRules = denyRules.filter((rule) => rule.kind === "path" && pathRuleAccess(rule) !== undefined);
@@ -66,6 +69,8 @@ export async function judgeShellDenyRules(
 				};
 	const byAccess = (access: "read" | "write") =>
 		pathRules.find((rule) => rule.kind === "path" && pathRuleAccess(rule) === access);
+	// In the OS sandbox, read and edit deny rules hold for whatever the command opens: no need to ask.
+	if (options.sandboxed === true) return unchecked(commandRules[0], hidden);
 	return (
 		unchecked(commandRules[0], hidden) ??
 		unchecked(pathRules[0], hidden) ??
