@@ -16,19 +16,20 @@ describe.skipIf(!HAS_TMUX)('"always" in interactive mode', () => {
 		const sharedText = `${JSON.stringify({ model: "kept", permissions: { deny: ["bash(rm:*)"] } }, null, 2)}\n`;
 		mkdirSync(join(cli.workspace.project, ".gantry"));
 		writeFileSync(shared, sharedText);
-		cli.server.enqueue(bash("echo first"), bash("echo second"), { text: "Both ran." });
+		// Not echo or ls: read-only commands run without a question.
+		cli.server.enqueue(bash("factor 6"), bash("factor 10"), { text: "Both ran." });
 		const gantry = await startInteractiveGantry(cli, [], { width: 160 });
-		gantry.type("echo twice");
+		gantry.type("factor twice");
 		gantry.press("Enter");
-		let screen = await gantry.waitFor("Allow bash `echo first`?");
-		expect(screen).toMatch(/No \(n\)\n\s+Always allow "echo" commands in this project \(a\)/);
+		let screen = await gantry.waitFor("Allow bash `factor 6`?");
+		expect(screen).toMatch(/No \(n\)\n\s+Always allow "factor" commands in this project \(a\)/);
 		gantry.type("a");
 		screen = await gantry.waitFor("Both ran.");
-		expect(screen).not.toContain("Allow bash `echo second`?");
-		expect(screen).toMatch(/╭─ \$ echo second\n│ second\n/);
-		expect(screen).toContain(`Saved bash(echo:*) to ${settings} (permissions.allow).`);
+		expect(screen).not.toContain("Allow bash `factor 10`?");
+		expect(screen).toMatch(/╭─ \$ factor 10\n│ 10: 2 5\n/);
+		expect(screen).toContain(`Saved bash(factor:*) to ${settings} (permissions.allow).`);
 		// The personal file gets the rule; the shared, committed one is left as it was, and git ignores the new file.
-		expect(JSON.parse(readFileSync(settings, "utf8"))).toEqual({ permissions: { allow: ["bash(echo:*)"] } });
+		expect(JSON.parse(readFileSync(settings, "utf8"))).toEqual({ permissions: { allow: ["bash(factor:*)"] } });
 		expect(readFileSync(shared, "utf8")).toBe(sharedText);
 		const gitignore = join(cli.workspace.project, ".gantry", ".gitignore");
 		expect(readFileSync(gitignore, "utf8")).toBe("settings.local.json\n");
@@ -38,28 +39,28 @@ describe.skipIf(!HAS_TMUX)('"always" in interactive mode', () => {
 		const bashEntry = (JSON.parse(tools.stdout) as { name: string; permission: unknown }[]).find(
 			(tool) => tool.name === "bash",
 		);
-		expect(bashEntry?.permission).toMatchObject({ decision: "ask", conditional: { allow: ["bash(echo:*)"] } });
+		expect(bashEntry?.permission).toMatchObject({ decision: "ask", conditional: { allow: ["bash(factor:*)"] } });
 
 		gantry.type("/tools");
 		gantry.press("Enter");
 		screen = await gantry.waitFor(/\d+ registered · \d+ active/);
-		expect(screen).toMatch(/bash\s+direct\s+yes\s+yes\s+.*ask \+bash\(echo:\*\) -bash\(rm:\*\)/);
+		expect(screen).toMatch(/bash\s+direct\s+yes\s+yes\s+.*ask \+bash\(factor:\*\) -bash\(rm:\*\)/);
 
 		// A settings file broken meanwhile is left alone; the answer holds for this session only.
 		writeFileSync(settings, "{ oops");
-		cli.server.enqueue(bash("ls"), bash("ls -a"), { text: "Listed." });
+		cli.server.enqueue(bash("touch a"), bash("touch b"), { text: "Listed." });
 		gantry.type("list twice");
 		gantry.press("Enter");
-		await gantry.waitFor("Allow bash `ls`?");
+		await gantry.waitFor("Allow bash `touch a`?");
 		gantry.type("a");
 		screen = await gantry.waitFor("Listed.");
 		expect(screen).toContain('The answer "always" holds for this session only:');
 		expect(screen.replace(/\s+/g, " ")).toContain(`${settings} was not changed: it is not valid JSON`);
-		expect(screen).not.toContain("Allow bash `ls -a`?");
+		expect(screen).not.toContain("Allow bash `touch b`?");
 		expect(readFileSync(settings, "utf8")).toBe("{ oops");
 		gantry.type("/tools");
 		gantry.press("Enter");
-		screen = await gantry.waitFor(/\+bash\(echo:\*\) \+bash\(ls:\*\)/);
+		screen = await gantry.waitFor(/\+bash\(factor:\*\) \+bash\(touch:\*\)/);
 		gantry.press("C-d");
 		await gantry.waitFor("EXITED:0");
 	});

@@ -157,6 +157,23 @@ describe("print mode", () => {
 		expect(toolMessages(3)[0].content).not.toContain("Blocked");
 	});
 
+	it("runs read-only shell commands without --yes (ls, cat, git status), and still blocks a write", async () => {
+		writeFileSync(join(workspace.project, "notes.txt"), "marmalade\n");
+		const calls = ["ls", "cat notes.txt | wc -l", "git status --short 2>&1", "touch made.txt"];
+		server.enqueue(
+			{ toolCalls: calls.map((command, index) => ({ id: `c${index}`, name: "bash", arguments: { command } })) },
+			{ text: "Looked." },
+		);
+		const run = await gantry(["Look around"]);
+		expect(run.code).toBe(0);
+		const results = toolMessages(1).map((message) => message.content);
+		expect(results[0]).toContain("notes.txt");
+		expect(results[1]).toContain("1");
+		expect(results[2]).not.toContain("Blocked");
+		expect(results[3]).toContain("Blocked by the permission policy");
+		expect(existsSync(join(workspace.project, "made.txt"))).toBe(false);
+	});
+
 	it("loads an extension with -e that blocks a call", async () => {
 		writeFileSync(join(workspace.project, ".env"), "TOKEN=abc\n");
 		server.enqueue(

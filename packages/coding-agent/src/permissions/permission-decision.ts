@@ -105,7 +105,11 @@ export async function judgeCall(
 		? await judgeShellDenyRules(shell, rules.deny, call.toolName, host, { sandboxed: call.sandboxed })
 		: undefined;
 	if (shellDeny) {
-		return verdict(shellDeny.decision === "deny" || mode === "yes" ? "deny" : "ask", shellDeny.reason, shellDeny.rules);
+		return verdict(
+			shellDeny.decision === "matched" || mode === "yes" ? "deny" : "ask",
+			shellDeny.reason,
+			shellDeny.rules,
+		);
 	}
 	if (mode === "yes") return verdict("allow", "yes mode");
 

@@ -5,10 +5,10 @@ import { findDeniedShellCommand } from "./shell-deny.js";
 import { findDeniedShellPath, pathRuleAccess } from "./shell-paths.js";
 import { followShellLine } from "./shell-walk.js";
 
-/** What the deny rules decided for a shell line: blocked by a rule, or not checkable. */
+/** What a list of deny (or ask) rules found in a shell line: a rule that matches, or one that cannot be checked. */
 export interface ShellDenyVerdict {
-	/** `"deny"`: a rule covers something the line runs or touches; `"unchecked"`: a rule cannot be checked. */
-	decision: "deny" | "unchecked";
+	/** `"matched"`: a rule covers something the line runs or touches; `"unchecked"`: a rule cannot be checked. */
+	decision: "matched" | "unchecked";
 	reason: string;
 	rules: string[];
 }
@@ -29,15 +29,16 @@ export function denyRulesJudgeShell(denyRules: readonly PermissionRule[], toolNa
  * what the parse cannot show is `unchecked` for the rules it could escape: the policy asks, or blocks
  * where nobody can answer, as for a line that does not parse — except for path rules when the command
  * runs in the OS sandbox (`sandboxed`), which holds them for anything it opens. Undefined when no deny
- * rule has a say.
+ * rule has a say. Ask rules are judged the same way (`list: "ask"` words the reasons for them).
  */
 export async function judgeShellDenyRules(
 	analysis: ShellCommandAnalysis,
 	denyRules: readonly PermissionRule[],
 	toolName: string,
 	host: CallPathHost,
-	options: { sandboxed?: boolean | undefined } = {},
+	options: { sandboxed?: boolean | undefined; list?: "deny" | "ask" } = {},
 ): Promise<ShellDenyVerdict | undefined> {
+	const list = options.list ?? "deny";
 	const commandRules = denyRules.filter((rule) => rule.kind === "command" && rule.matchesTool(toolName));
 	const pathRules = denyRules.filter((rule) => rule.kind === "path" && pathRuleAccess(rule) !== undefined);
 	if (commandRules.length === 0 && pathRules.length === 0) return undefined;
@@ -45,16 +46,16 @@ export async function judgeShellDenyRules(
 	const command = findDeniedShellCommand(run, commandRules);
 	if (command) {
 		return {
-			decision: "deny",
-			reason: `the deny rule ${command.rule.text} (${command.command})`,
+			decision: "matched",
+			reason: `the ${list} rule ${command.rule.text} (${command.command})`,
 			rules: [command.rule.text],
 		};
 	}
 	const paths = await findDeniedShellPath(run, pathRules, host);
 	if (paths.denied) {
 		return {
-			decision: "deny",
-			reason: `the deny rule ${paths.denied.rule.text} (${paths.denied.what})`,
+			decision: "matched",
+			reason: `the ${list} rule ${paths.denied.rule.text} (${paths.denied.what})`,
 			rules: [paths.denied.rule.text],
 		};
 	}
@@ -64,7 +65,7 @@ export async function judgeShellDenyRules(
 			? undefined
 			: {
 					decision: "unchecked",
-					reason: `${why}, so the deny rule ${rule.text} cannot be checked`,
+					reason: `${why}, so the ${list} rule ${rule.text} cannot be checked`,
 					rules: [rule.text],
 				};
 	const byAccess = (access: "read" | "write") =>
