@@ -130,7 +130,9 @@ const SPELLINGS = [
 	"x='a[$(rm V)]'; echo $(( x ))",
 	"x='a[$(rm V)]'; declare -i y; y=$x",
 	"printf -v 'a[$(rm V)]' x",
+	// biome-ignore lint/suspicious/noTemplateCurlyInString: a shell parameter expansion
 	"x='$(rm V)'; echo \"${x@P}\"",
+	// biome-ignore lint/suspicious/noTemplateCurlyInString: a shell parameter expansion
 	"x='a[$(rm V)]'; echo \"${!x}\"",
 	"x='a[$(rm V)]'; [[ -v $x ]]",
 	"x='a[$(rm V)]'; test -v \"$x\"",
