@@ -1,4 +1,5 @@
 import type { ImageContent, TextContent } from "@gantry/ai";
+import { parsePatch } from "@gantry/tools";
 
 /** A call as Claude Code would show it to a hook: its tool name and input fields. */
 export interface ClaudeToolView {
@@ -41,6 +42,7 @@ const IGNORED_FIELDS: Record<string, readonly string[]> = {
 
 /** The call as Claude Code's hooks see it: Claude Code's names, absolute paths, Bash's timeout in ms. */
 export function toClaudeView(name: string, input: Fields, context: ToolViewContext): ClaudeToolView {
+	if (context.builtin && name === "apply_patch") return patchView(input, context);
 	const claudeName = context.builtin ? CLAUDE_NAMES[name] : undefined;
 	if (claudeName === undefined) return { toolName: name, input: { ...input }, matchNames: [name] };
 	const { path, ...rest } = input;
@@ -89,6 +91,31 @@ export function toClaudeView(name: string, input: Fields, context: ToolViewConte
 }
 
 /**
+ * apply_patch has no Claude Code counterpart, but it edits and writes files: hooks on Edit, MultiEdit or
+ * Write see it too (so a patch cannot slip past them), under its own name, with the absolute paths of the
+ * files the patch touches as `file_paths` (and `file_path` when there is one).
+ */
+function patchView(input: Fields, context: ToolViewContext): ClaudeToolView {
+	const view: Fields = { ...input };
+	let paths: string[] = [];
+	try {
+		const actions = typeof input.input === "string" ? parsePatch(input.input) : [];
+		const named = actions.flatMap((action) =>
+			action.type === "update" && action.movePath !== undefined ? [action.path, action.movePath] : [action.path],
+		);
+		paths = [...new Set(named.map((path) => context.resolvePath(path)))];
+	} catch {
+		// A patch that does not parse is refused by the tool itself; the hook still sees the text.
+	}
+	view.file_paths = paths;
+	if (paths.length === 1) view.file_path = paths[0];
+	return { toolName: "apply_patch", input: view, matchNames: ["apply_patch", "Edit", "MultiEdit", "Write"] };
+}
+
+/** Fields the views add that their tool does not take. */
+const VIEW_ONLY_FIELDS: Record<string, readonly string[]> = { apply_patch: ["file_path", "file_paths"] };
+
+/**
  * A hook's `updatedInput` (in the names of the view it was shown) back in Gantry's fields. Returns the
  * problem as a string for input Gantry cannot run as asked (`replace_all`, `run_in_background`).
  */
@@ -97,6 +124,7 @@ export function fromClaudeInput(name: string, view: ClaudeToolView, updated: unk
 		return `updatedInput must be an object of ${view.toolName}'s input fields`;
 	}
 	const fields: Fields = { ...(updated as Fields) };
+	if (view.matchNames.length > 1) for (const viewOnly of VIEW_ONLY_FIELDS[name] ?? []) delete fields[viewOnly];
 	if (view.toolName === name || view.matchNames.length === 1) return fields;
 	for (const ignored of IGNORED_FIELDS[view.toolName] ?? []) delete fields[ignored];
 	const renamed = (from: string, to: string) => {

@@ -1,3 +1,4 @@
+import { existsSync } from "node:fs";
 import { readFile, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
@@ -117,6 +118,32 @@ describe("PreToolUse hooks", () => {
 			);
 			expect(textOf(secret!)).not.toContain("hunter2");
 			expect(textOf(readme!)).toContain("hello");
+			await session.dispose();
+		}));
+
+	it("an Edit|Write hook sees apply_patch too, with the absolute paths the patch touches", () =>
+		withTempDir(async (dir) => {
+			const patch = (path: string) => `*** Begin Patch\n*** Add File: ${path}\n+SECRET=1\n*** End Patch`;
+			const two = "*** Begin Patch\n*** Add File: a.txt\n+a\n*** Add File: sub/b.txt\n+b\n*** End Patch";
+			const { session } = await startHookSession(
+				dir,
+				{ PreToolUse: [on("Edit|Write", hookCommand("protect_env.py"), hookCommand("record.py"))] },
+				[
+					{ toolCalls: [{ name: "apply_patch", arguments: { input: patch(".env") } }] },
+					{ toolCalls: [{ name: "apply_patch", arguments: { input: two } }] },
+					{ text: "ok" },
+				],
+				{ tools: ["*", "apply_patch"] },
+			);
+			await session.prompt("go");
+			const [env, pair] = toolResults(session.messages);
+			expect(env?.isError).toBe(true);
+			expect(textOf(env!)).toContain(`${join(dir, ".env")} holds secrets`);
+			expect(existsSync(join(dir, ".env"))).toBe(false);
+			expect(pair?.isError).toBe(false);
+			const log = await readHookLog(dir);
+			expect(log.map((entry) => entry.input.tool_name)).toEqual(["apply_patch", "apply_patch"]);
+			expect(log[1]?.input.tool_input).toMatchObject({ file_paths: [join(dir, "a.txt"), join(dir, "sub/b.txt")] });
 			await session.dispose();
 		}));
 });
