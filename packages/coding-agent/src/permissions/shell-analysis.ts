@@ -52,6 +52,29 @@ export const MAX_JUDGED_COMMAND_CHARS = 100_000;
 
 /** Builtins that run a string or a file as shell code, or replace the shell. */
 const RUNS_CODE = new Set(["eval", "source", ".", "exec", "trap"]);
+/** Words bash reserves: as the name of a simple command in the parse, they mean the parse went wrong. */
+const RESERVED_WORDS = new Set([
+	"{",
+	"}",
+	"!",
+	"[[",
+	"]]",
+	"then",
+	"do",
+	"done",
+	"fi",
+	"esac",
+	"elif",
+	"else",
+	"in",
+	"function",
+	"select",
+	"case",
+	"if",
+	"while",
+	"until",
+	"for",
+]);
 /** Node types that only group statements: their statements are judged one by one. */
 const GROUPS = new Set(["program", "list", "pipeline", "subshell", "compound_statement", "negated_command"]);
 const SEPARATORS = new Set([";", ";;", "&&", "||", "|", "|&", "(", ")", "{", "}", "!", "\n"]);
@@ -186,7 +209,20 @@ function collect(node: ShellSyntaxNode, collection: Collection): void {
 	noteRisks(node, collection.notes);
 	const substitution = SUBSTITUTIONS[node.type];
 	if (substitution) analysis.problems.push(`${substitution} ${clip(node.text)}`);
-	if (node.type === "command") analysis.commands.push({ words: commandWords(node), text: node.text.trim() });
+	if (node.type === "command") {
+		const words = commandWords(node);
+		analysis.commands.push({ words, text: node.text.trim() });
+		const name = childrenOf(node).find((child) => child.type === "command_name")?.text;
+		if (name !== undefined && RESERVED_WORDS.has(name)) {
+			// tree-sitter reads `! { rm x; }` and `coproc { rm x; }` as a command named `{`; bash does not.
+			analysis.parsed = false;
+			analysis.problems.push(`the parse took the reserved word ${name} for a command name, which bash reads otherwise`);
+		}
+	}
+	// Backquotes inside backquotes (`` `echo \`rm x\`` ``) are a substitution bash runs and tree-sitter does not parse.
+	if (node.type === "command_substitution" && node.text.startsWith("`") && node.text.includes("\\`")) {
+		nested.push(node.text.slice(1, -1).replace(/\\([\\`$])/g, "$1"));
+	}
 	if (node.type === "expansion" && childrenOf(node).some((child) => !PLAIN_EXPANSION.has(child.type))) {
 		analysis.problems.push(`a parameter expansion with an operator ${clip(node.text)}`);
 	}
