@@ -85,7 +85,9 @@ const READ_ONLY: Record<string, ArgumentCheck> = {
 	ls: undefined,
 	cat: undefined,
 	head: undefined,
-	tail: without(["-f", "-F", "--follow", "--retry"]),
+	// `-f` follows a file forever, also in the old `-3f` / `+3f` form.
+	tail: (args) =>
+		without(["-f", "-F", "--follow", "--retry"])(args) && !args.some((word) => /^[-+]\d*[bcl]?f$/.test(word.text)),
 	wc: undefined,
 	nl: undefined,
 	cut: undefined,
@@ -171,6 +173,14 @@ export function isReadOnlyCommand(command: ShellSimpleCommand): boolean {
 	if (check === undefined) return true;
 	// A program with words that can harm needs every word known: a glob could name a file called `-delete`.
 	return args.every((word) => word.literal && word.expands !== true) && check(args);
+}
+
+/**
+ * Whether bare names reach only installed programs: a `PATH` folder that is not absolute (`.`, an empty
+ * entry) would let a file of the project named `ls` run for `ls`. `searchPath` defaults to this process's.
+ */
+export function pathFindsOnlyInstalledPrograms(searchPath = process.env.PATH ?? ""): boolean {
+	return searchPath.split(":").every((folder) => folder.startsWith("/"));
 }
 
 /**

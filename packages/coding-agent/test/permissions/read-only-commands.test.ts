@@ -106,6 +106,8 @@ const NOT_READ_ONLY = [
 	"tail -f package.json",
 	"tail -F package.json",
 	"tail --follow package.json",
+	"tail -3f package.json",
+	"tail +1f package.json",
 	"less package.json",
 	"more package.json",
 	"sed -i s/a/b/ package.json",
@@ -156,6 +158,17 @@ describe("read-only commands run without asking", () => {
 			expect(await decide(command)).toBe("ask");
 		});
 	}
+
+	it("asks when PATH has a folder that is not absolute: a project file named ls could run", async () => {
+		const saved = process.env.PATH;
+		process.env.PATH = `.:${saved ?? ""}`;
+		try {
+			expect(await decide("ls")).toBe("ask");
+		} finally {
+			process.env.PATH = saved;
+		}
+		expect(await decide("ls")).toBe("allow");
+	});
 
 	it("lets deny rules win over a read-only command", () =>
 		withTempDir(async (cwd) => {
