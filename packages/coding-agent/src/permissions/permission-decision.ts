@@ -2,7 +2,7 @@ import { withoutUndefined } from "@gantry/ai";
 import type { ExtensionWorkspace, ToolAnnotations } from "@gantry/extensions";
 import { globCovers, localCallPathHost, locateCallPath, workspaceCallPathHost } from "./path-glob.js";
 import { type PermissionRule, parsePermissionRules, SHELL_TOOLS } from "./permission-rules.js";
-import { isReadOnlyShellLine, pathFindsOnlyInstalledPrograms } from "./read-only-commands.js";
+import { isReadOnlyShellLine } from "./read-only-commands.js";
 import { analyzeShellCommand, type ShellCommandAnalysis, type ShellSimpleCommand } from "./shell-analysis.js";
 import { denyRulesJudgeShell, judgeShellDenyRules } from "./shell-judgement.js";
 import { classifyTool } from "./tool-class.js";
@@ -126,9 +126,7 @@ export async function judgeCall(
 		}
 	}
 	if (call.sandboxed === true) return verdict("allow", "the command runs in the OS sandbox (autoAllowBashIfSandboxed)");
-	if (shell && isReadOnlyShellLine(shell) && (call.workspace?.isLocal === false || pathFindsOnlyInstalledPrograms())) {
-		return verdict("allow", "the command only reads (known read-only programs)");
-	}
+	if (shell && isReadOnlyShellLine(shell)) return verdict("allow", "the command only reads (known read-only programs)");
 	if (classifyTool(call.annotations) === "read-only") return verdict("allow", "the tool is read-only");
 	return verdict("ask", "the tool may change files or run commands");
 }

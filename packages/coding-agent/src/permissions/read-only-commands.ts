@@ -187,13 +187,15 @@ export function pathFindsOnlyInstalledPrograms(searchPath = process.env.PATH ?? 
  * Whether a parsed line only reads: every simple command a known read-only program with safe words
  * (`ls`, `cat`, `grep`, `find` without `-exec`/`-delete`/`-fprint…`, `git status|log|diff|show`, `sed -n
  * 5p`, …), joined by pipes, `&&`, `||`, `;` and grouping, with no substitution, no redirection to a file
- * (`/dev/null` and `2>&1` are fine; reading with `<` is too), and no assignment that changes what runs.
+ * (`/dev/null` and `2>&1` are fine; reading with `<` is too), and no assignment that changes what runs;
+ * and this process's `PATH` holds only absolute folders (see `pathFindsOnlyInstalledPrograms`).
  */
 export function isReadOnlyShellLine(analysis: ShellCommandAnalysis): boolean {
 	// bash opens a connection for `< /dev/tcp/host/port`: not reading a file.
 	const network = analysis.redirects.some((redirect) => /^\/dev\/(tcp|udp)\//.test(redirect.target.text));
 	return (
 		!network &&
+		pathFindsOnlyInstalledPrograms() &&
 		analysis.parsed &&
 		analysis.problems.length === 0 &&
 		analysis.uncheckable.length === 0 &&
