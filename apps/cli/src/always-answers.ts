@@ -1,5 +1,5 @@
-import { lstat } from "node:fs/promises";
-import { basename, dirname, join } from "node:path";
+import { lstat, realpath } from "node:fs/promises";
+import { basename, dirname, isAbsolute, join, relative } from "node:path";
 import type { PermissionPolicyOptions } from "@gantry/coding-agent";
 import type { ExtensionUI } from "@gantry/extensions";
 import { ignoreInFolder } from "./git-ignore.js";
@@ -30,6 +30,7 @@ export function keepAlwaysAnswers(
 	setup: Pick<SessionSetup, "cwd" | "sessionOptions">,
 	ui: ExtensionUI,
 	shown: string[],
+	trusted = true,
 ): Pick<PermissionPolicyOptions, "onAlwaysAllow" | "alwaysAllowScope"> {
 	const show = (rules: string[]): void => {
 		shown.push(...rules.filter((rule) => !shown.includes(rule)));
@@ -40,13 +41,38 @@ export function keepAlwaysAnswers(
 		onAlwaysAllow: async (rules) => {
 			show(rules);
 			const path = localSettingsPath(setup.cwd);
+			await refuseLinkOut(setup.cwd, path);
 			const isNew = !(await exists(path));
 			const added = await appendAllowRules(path, rules);
 			if (added.length === 0) return;
-			ui.notify(`Saved ${added.join(", ")} to ${path} (permissions.allow).`);
+			const later = trusted
+				? ""
+				: " It holds for this session; later runs use it once the folder is trusted (gantry trust).";
+			ui.notify(`Saved ${added.join(", ")} to ${path} (permissions.allow).${later}`);
 			if (isNew) await ignoreLocalSettings(path, ui);
 		},
 	};
+}
+
+/**
+ * A cloned project could make its settings.local.json (or its .gantry) a link to another file, say
+ * ~/.gantry/settings.json: an "always" answer would then allow the command everywhere. Such a file is
+ * not written (the answer still holds for the session).
+ */
+async function refuseLinkOut(cwd: string, path: string): Promise<void> {
+	const [folder, file] = await Promise.all([
+		realpath(cwd),
+		realpath(path).catch(() =>
+			realpath(dirname(path))
+				.then((parent) => join(parent, basename(path)))
+				.catch(() => undefined),
+		),
+	]);
+	if (file === undefined) return;
+	const inside = relative(folder, file);
+	if (inside.startsWith("..") || isAbsolute(inside)) {
+		throw new Error(`${path} leads out of the project (to ${file}), so the rule was not saved there`);
+	}
 }
 
 async function ignoreLocalSettings(path: string, ui: ExtensionUI): Promise<void> {

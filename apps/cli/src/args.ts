@@ -6,8 +6,8 @@ export type CliMode = "interactive" | "print" | "json";
 
 /** The parsed command line. */
 export interface CliOptions {
-	/** `"tools"` for `gantry tools`, `"sessions"` for `gantry sessions`, else `"run"`. */
-	command: "run" | "tools" | "sessions";
+	/** `"tools"` for `gantry tools`, `"sessions"` for `gantry sessions`, `"trust"` for `gantry trust`, else `"run"`. */
+	command: "run" | "tools" | "sessions" | "trust";
 	/** The prompt given as arguments (joined with spaces). */
 	prompt?: string;
 	provider?: string;
@@ -50,6 +50,10 @@ export interface CliOptions {
 	allow: string[];
 	/** `--deny` permission rules (repeatable). */
 	deny: string[];
+	/** `--permission-mode`: default, acceptEdits, plan, bypassPermissions or dontAsk (checked later). */
+	permissionMode?: string;
+	/** `--trust`: trust the working folder (its project settings and `.mcp.json`) before the run. */
+	trust: boolean;
 	demo: boolean;
 	/** `--mode`, or `"print"` for `-p`; undefined lets the program choose. */
 	mode?: CliMode;
@@ -90,6 +94,8 @@ export const OPTIONS: readonly OptionSpec[] = [
 	{ name: "yes", short: "y", kind: "flag" },
 	{ name: "allow", kind: "repeat" },
 	{ name: "deny", kind: "repeat" },
+	{ name: "permission-mode", kind: "string" },
+	{ name: "trust", kind: "flag" },
 	{ name: "demo", kind: "flag" },
 	{ name: "mode", kind: "string" },
 	{ name: "print", short: "p", kind: "flag" },
@@ -197,8 +203,8 @@ function buildOptions(
 	flags: Set<string>,
 	positionals: string[],
 ): CliOptions {
-	const command: CliOptions["command"] =
-		positionals[0] === "tools" ? "tools" : positionals[0] === "sessions" ? "sessions" : "run";
+	const first = positionals[0];
+	const command: CliOptions["command"] = first === "tools" || first === "sessions" || first === "trust" ? first : "run";
 	const words = command === "run" ? positionals : positionals.slice(1);
 	if (command !== "run" && words.length > 0) {
 		throw usageError(`gantry ${command} takes no arguments (got "${words[0]}")`);
@@ -239,6 +245,8 @@ function buildOptions(
 		yes: flags.has("yes"),
 		allow: lists.get("allow") ?? [],
 		deny: lists.get("deny") ?? [],
+		permissionMode: values.get("permission-mode"),
+		trust: flags.has("trust"),
 		demo: flags.has("demo"),
 		mode,
 		json: flags.has("json"),

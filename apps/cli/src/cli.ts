@@ -45,9 +45,13 @@ export async function runCli(argv: readonly string[], io: CliIo = processIo()): 
 			io.stdout.write(`${readVersion()}\n`);
 			return 0;
 		}
+		if (options.command === "trust") {
+			const { runTrustCommand } = await import("./trust.js");
+			return await runTrustCommand(options, io);
+		}
 		if (options.command === "tools") {
 			const { runToolsCommand } = await import("./commands/tools.js");
-			return await runToolsCommand(options, io.stdout);
+			return await runToolsCommand(options, io.stdout, io.stderr);
 		}
 		if (options.command === "sessions") {
 			const { runSessionsCommand } = await import("./commands/sessions.js");
@@ -94,6 +98,10 @@ async function runSessionIn(
 ): Promise<number> {
 	const { requireApiKey, selectModel } = await import("./model-selection.js");
 	const cwd = workspace ? workspace.cwd : resolveWorkingFolder(options.cwd);
+	if (options.trust) {
+		const { trustFolder } = await import("./trust.js");
+		await trustFolder({ cwd, workspace });
+	}
 	let prompt = options.prompt;
 	if (mode !== "interactive" && prompt === undefined) {
 		if (io.stdin.isTTY) throw usageError(`${mode === "json" ? "--mode json" : "Print mode"} needs a prompt`);

@@ -8,8 +8,9 @@ Usage
   gantry [options]                 interactive session (needs a terminal)
   gantry [options] "prompt"        run one prompt, print the answer (also: -p, or a prompt on stdin)
   gantry --mode json "prompt"      every session event as one JSON line
-  gantry tools [--json]            list every registered tool
+  gantry tools [--json]            list every registered tool, and the rule or mode that decides it
   gantry sessions [--json]         this folder's sessions, newest first (ids for --resume)
+  gantry trust                     trust this folder: its .gantry settings and .mcp.json servers apply
   gantry export <file.jsonl> [-o out.html]
                                    a session as one self-contained HTML page to share
   gantry mcp serve|list|call       serve Gantry's tools over MCP, list or call MCP servers (gantry mcp --help)
@@ -39,11 +40,17 @@ Tools
   --exclude-tools <a,b>   never these tools (beats --tools)
   --no-tools              no builtin tools (extension tools still load)
   -e, --extension <path>  load an extension (.ts or .js, no build step); repeatable
-  -y, --yes               run tools that change things without asking (deny rules still block)
-  --allow <rule>          allow calls without asking, e.g. --allow 'bash(npm test:*)'; repeatable
-  --deny <rule>           block calls, e.g. --deny 'edit(.env)'; beats allow; repeatable
+  -y, --yes               run tools that change things without asking (deny and ask rules still hold);
+                          the same as --permission-mode bypassPermissions
+  --permission-mode <m>   default, acceptEdits (edits in the project run), plan (only read-only tools),
+                          bypassPermissions or dontAsk (what no allow rule covers is denied); Shift+Tab
+                          cycles default, acceptEdits and plan in interactive mode
+  --allow <rule>          allow calls without asking, e.g. --allow 'Bash(npm test:*)'; repeatable
+  --deny <rule>           block calls, e.g. --deny 'Read(**/.env)'; beats allow; repeatable
                           (rules also come from ~/.gantry/settings.json, .gantry/settings.json and
-                          .gantry/settings.local.json, yours and uncommitted, where "always" answers go)
+                          .gantry/settings.local.json, yours and uncommitted, where "always" answers go;
+                          a folder's own files add only deny rules until it is trusted)
+  --trust                 trust the working folder first (as gantry trust does)
 
 Session
   --session <file>        use this JSONL transcript (resumed when it exists)

@@ -1,16 +1,19 @@
-import { readFile } from "node:fs/promises";
-import { homedir } from "node:os";
-import { join, posix } from "node:path";
-import { CodingAgentError, createPermissionPolicy, type PermissionPolicyOptions } from "@gantry/coding-agent";
+import { join } from "node:path";
+import {
+	CodingAgentError,
+	checkPermissionRule,
+	type GantrySettings,
+	type LoadedSettings,
+	loadSettings,
+	type PermissionMode,
+	type PermissionOrigins,
+	type PermissionPolicyOptions,
+	permissionModeOf,
+	type RuleSource,
+} from "@gantry/coding-agent";
 import type { Workspace } from "@gantry/tools";
 import type { CliOptions } from "./args.js";
-import { CliError } from "./errors.js";
-
-/** The rules of one settings file, `{ "permissions": { "allow": [...], "deny": [...] } }`. */
-interface SettingsRules {
-	allow: string[];
-	deny: string[];
-}
+import { CliError, usageError } from "./errors.js";
 
 /** Where a run's project settings are: the working folder, on the host of `workspace` when it is remote. */
 export interface SettingsPlace {
@@ -20,85 +23,22 @@ export interface SettingsPlace {
 	workspace?: Workspace | undefined;
 }
 
-/** One settings file: the name errors give, and how its text is read (undefined when it is missing). */
-interface SettingsSource {
-	where: string;
-	read(): Promise<string | undefined>;
+/** Rules a run adds to the settings files' (the demo allows its edit and its test command). */
+export interface ExtraRules {
+	allow?: string[];
+	deny?: string[];
 }
 
-function settingsError(where: string, why: string): CliError {
-	return new CliError(
-		"session_failed",
-		`${where}: ${why}. Permission settings look like { "permissions": { "allow": ["bash(npm test:*)"], "deny": ["edit(.env)"] } }.`,
-	);
-}
-
-function readRuleList(where: string, value: unknown, key: "allow" | "deny"): string[] {
-	if (value === undefined) return [];
-	if (!Array.isArray(value) || value.some((rule) => typeof rule !== "string")) {
-		throw settingsError(where, `permissions.${key} must be a list of rule strings`);
-	}
-	return value as string[];
-}
-
-/** The rules of a settings file's text; throws `session_failed` naming `where` for any other shape. */
-export function parseSettingsRules(where: string, text: string): SettingsRules {
-	let settings: unknown;
-	try {
-		settings = JSON.parse(text);
-	} catch (error) {
-		throw settingsError(where, `is not valid JSON (${(error as Error).message})`);
-	}
-	if (typeof settings !== "object" || settings === null || Array.isArray(settings)) {
-		throw settingsError(where, "must hold a JSON object");
-	}
-	const permissions = (settings as { permissions?: unknown }).permissions;
-	if (permissions === undefined) return { allow: [], deny: [] };
-	if (typeof permissions !== "object" || permissions === null || Array.isArray(permissions)) {
-		throw settingsError(where, "permissions must be an object with allow and deny lists");
-	}
-	const { allow, deny } = permissions as { allow?: unknown; deny?: unknown };
-	return { allow: readRuleList(where, allow, "allow"), deny: readRuleList(where, deny, "deny") };
-}
-
-async function readSource(source: SettingsSource): Promise<SettingsRules> {
-	let text: string | undefined;
-	try {
-		text = await source.read();
-	} catch (error) {
-		throw settingsError(source.where, `cannot be read (${(error as Error).message})`);
-	}
-	return text === undefined ? { allow: [], deny: [] } : parseSettingsRules(source.where, text);
-}
-
-function isMissing(error: unknown): boolean {
-	return (error as NodeJS.ErrnoException).code === "ENOENT";
-}
-
-function localSource(path: string): SettingsSource {
-	return {
-		where: path,
-		read: () => readFile(path, "utf8").catch((error) => (isMissing(error) ? undefined : Promise.reject(error))),
-	};
-}
-
-function workspaceSource(workspace: Workspace, path: string): SettingsSource {
-	return {
-		where: `${workspace.label}:${path}`,
-		read: async () => {
-			try {
-				return Buffer.from(await workspace.fs.readFile(path)).toString("utf8");
-			} catch (error) {
-				if (isMissing(error)) return undefined;
-				throw error;
-			}
-		},
-	};
-}
-
-/** Reads one settings file on this machine; a missing file has no rules. Throws `session_failed` naming the file. */
-export function readSettingsRules(path: string): Promise<SettingsRules> {
-	return readSource(localSource(path));
+/** A run's permissions: the settings the session applies, its mode, and where each came from. */
+export interface RunPermissions {
+	/** The settings files merged (`loadSettings`), with `--allow`/`--deny` and the extra rules added. */
+	settings: GantrySettings;
+	/** `--permission-mode`, else `default` with `--yes` taken as `bypassPermissions`, else the files' `defaultMode`. */
+	permissionMode: PermissionMode;
+	/** Where the rules and the mode came from, for `gantry tools`. */
+	origins: PermissionOrigins & { ruleSources: RuleSource[] };
+	/** What `loadSettings` read: the files, whether the folder is trusted, what was ignored. */
+	loaded: LoadedSettings;
 }
 
 /** The project's shared settings file: `.gantry/settings.json` in the working folder (usually committed). */
@@ -114,53 +54,94 @@ export function localSettingsPath(cwd: string): string {
 	return join(cwd, ".gantry", "settings.local.json");
 }
 
-/**
- * The settings files of a run, in reading order. `~/.gantry/settings.json` is always this machine's; the
- * project's two files are read over a remote workspace (named `user@host:port:/path` in errors), so a
- * local file at the remote path is never read.
- */
-function settingsSources(place: SettingsPlace, home = homedir()): SettingsSource[] {
-	const { cwd, workspace } = place;
-	const user = localSource(join(home, ".gantry", "settings.json"));
-	if (workspace === undefined || workspace.isLocal) {
-		return [user, localSource(projectSettingsPath(cwd)), localSource(localSettingsPath(cwd))];
+/** The mode the command line asks for: `--permission-mode`, or `--yes` (= `bypassPermissions`); undefined for neither. */
+export function commandLineMode(options: CliOptions): { mode: PermissionMode; source: string } | undefined {
+	let named: PermissionMode | undefined;
+	if (options.permissionMode !== undefined) {
+		try {
+			named = permissionModeOf(options.permissionMode as PermissionMode, "--permission-mode");
+		} catch (error) {
+			throw usageError((error as Error).message);
+		}
 	}
-	const project = (name: string) => workspaceSource(workspace, posix.join(cwd, ".gantry", name));
-	return [user, project("settings.json"), project("settings.local.json")];
+	if (options.yes && named !== undefined && named !== "bypassPermissions") {
+		throw usageError(
+			`--yes runs everything no deny or ask rule covers (bypassPermissions); it cannot be combined with --permission-mode ${named}`,
+		);
+	}
+	if (named !== undefined) return { mode: named, source: "--permission-mode" };
+	return options.yes ? { mode: "bypassPermissions", source: "--yes" } : undefined;
 }
 
 /**
- * The permission policy options of a run: rules from `~/.gantry/settings.json`, `.gantry/settings.json`,
- * `.gantry/settings.local.json` and `--allow`/`--deny` (all added together; deny beats allow wherever it
- * comes from), plus `extra` (the demo's rules), in `yes` mode with `--yes`. Over `--ssh` the project's
- * files are read on the remote host. Every rule is checked here, so a malformed one stops the run with
- * its file named.
+ * The permissions of a run, read the way an SDK session reads them (`loadSettings`): the rules of
+ * `~/.gantry/settings.json`, `.gantry/settings.json` and `.gantry/settings.local.json` (the project's only
+ * as far as the folder is trusted), then `--allow`/`--deny` and `extra`; the mode from the command line, else
+ * the files. Over `--ssh` the project's files are read on the remote host. Every rule is checked here: a
+ * malformed file or rule stops the run with its file named (`session_failed`); a bad `--allow`/`--deny`
+ * rule or mode is a usage error.
  */
-export async function permissionOptionsFor(
+export async function readRunPermissions(
 	options: CliOptions,
 	place: SettingsPlace,
-	extra: Omit<PermissionPolicyOptions, "mode"> = {},
-): Promise<PermissionPolicyOptions> {
-	const allow: string[] = [...(extra.permissions?.allow ?? [])];
-	const deny: string[] = [...(extra.permissions?.deny ?? [])];
-	const sources: { where: string; rules: SettingsRules }[] = [];
-	for (const source of settingsSources(place)) sources.push({ where: source.where, rules: await readSource(source) });
-	sources.push({ where: "--allow/--deny", rules: { allow: options.allow, deny: options.deny } });
-	for (const { where, rules } of sources) {
-		checkRules(where, rules);
-		allow.push(...rules.allow);
-		deny.push(...rules.deny);
-	}
-	return { ...extra, permissions: { allow, deny }, mode: options.yes ? "yes" : "ask" };
-}
-
-function checkRules(where: string, rules: SettingsRules): void {
+	extra: ExtraRules = {},
+	home?: string,
+): Promise<RunPermissions> {
+	const cli = commandLineMode(options);
+	let loaded: LoadedSettings;
 	try {
-		createPermissionPolicy({ permissions: rules });
+		loaded = await loadSettings({
+			cwd: place.cwd,
+			...(home === undefined ? {} : { home }),
+			...(place.workspace === undefined ? {} : { workspace: place.workspace }),
+		});
 	} catch (error) {
-		if (error instanceof CodingAgentError) {
-			throw new CliError(where.startsWith("--") ? "usage" : "session_failed", `${where}: ${error.message}`);
-		}
+		if (error instanceof CodingAgentError) throw new CliError("session_failed", error.message, { cause: error });
 		throw error;
 	}
+	const added: RuleSource[] = [];
+	for (const [list, rules, where] of [
+		["allow", options.allow, "--allow"],
+		["deny", options.deny, "--deny"],
+		["allow", extra.allow ?? [], "the demo"],
+		["deny", extra.deny ?? [], "the demo"],
+	] as const) {
+		for (const rule of rules) {
+			try {
+				loaded.ignored.push(...checkPermissionRule(rule, where, list));
+			} catch (error) {
+				if (error instanceof CodingAgentError) throw usageError(error.message);
+				throw error;
+			}
+			added.push({ list, rule, file: where });
+		}
+	}
+	const permissions = loaded.settings.permissions ?? {};
+	const listOf = (list: "allow" | "deny") =>
+		added.filter((source) => source.list === list).map((source) => source.rule);
+	const settings: GantrySettings = {
+		...loaded.settings,
+		permissions: {
+			...permissions,
+			allow: [...(permissions.allow ?? []), ...listOf("allow")],
+			deny: [...(permissions.deny ?? []), ...listOf("deny")],
+		},
+	};
+	const permissionMode = cli?.mode ?? permissions.defaultMode ?? "default";
+	const modeSource = cli?.source ?? loaded.defaultModeSource;
+	return {
+		settings,
+		permissionMode,
+		origins: {
+			ruleSources: [...(loaded.ruleSources ?? []), ...added],
+			...(modeSource === undefined ? {} : { modeSource }),
+		},
+		loaded,
+	};
+}
+
+/** The run's rules as policy options (for listings), judged in `mode`. */
+export function policyOptionsOf(run: RunPermissions, mode: PermissionPolicyOptions["mode"]): PermissionPolicyOptions {
+	const { allow = [], deny = [], ask = [] } = run.settings.permissions ?? {};
+	return { permissions: { allow, deny, ask }, ...(mode === undefined ? {} : { mode }) };
 }

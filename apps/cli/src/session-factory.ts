@@ -5,16 +5,16 @@ import {
 	type AgentSessionOptions,
 	CONTEXT_FILES_MAX_BYTES,
 	createAgentSession,
-	createPermissionPolicy,
-	type PermissionPolicyOptions,
+	rulesMatchingNoTool,
 } from "@gantry/coding-agent";
 import type { Extension, ExtensionUI, ToolDefinition } from "@gantry/extensions";
 import type { CliOptions } from "./args.js";
 import { CliError } from "./errors.js";
 import { attachMcpServers, loadMcpServers, noteRemoteMcpConfig } from "./mcp-servers.js";
-import { permissionOptionsFor } from "./permission-settings.js";
+import { type ExtraRules, type RunPermissions, readRunPermissions } from "./permission-settings.js";
+import { untrustedNotice } from "./project-requests.js";
 import { type StreamSettings, streamWithSettings } from "./stream-settings.js";
-import { checkToolNames, cliDefaultTools } from "./tool-names.js";
+import { checkToolNames, cliDefaultTools, knownToolNames } from "./tool-names.js";
 
 /** Everything a run's session is made from. */
 export interface SessionSetup {
@@ -27,13 +27,15 @@ export interface SessionSetup {
 	ui?: ExtensionUI;
 	/** The JSONL transcript; none keeps the session in memory. */
 	sessionFile?: string;
-	/** Rules added to the default permission policy (the demo allows its edit and test command). */
-	permissions?: Omit<PermissionPolicyOptions, "mode">;
+	/** Rules added to the settings files' (the demo allows its edit and test command). */
+	permissions?: ExtraRules;
 	/**
-	 * The policy's options when the caller has read them already (interactive mode shows them in
-	 * `/tools`); `permissions` is then not used. Otherwise they are read from the settings files here.
+	 * The run's permissions when the caller has read them already (interactive mode asks about trust first
+	 * and shows them in `/tools`); `permissions` is then not used. Otherwise they are read here.
 	 */
-	policyOptions?: PermissionPolicyOptions;
+	runPermissions?: RunPermissions;
+	/** How "always" answers are kept (interactive mode saves them to `.gantry/settings.local.json`). */
+	alwaysAllow?: Pick<AgentSessionOptions, "onAlwaysAllow" | "alwaysAllowScope">;
 	/** Extra extensions (paths or functions) loaded after the `-e` ones. */
 	extraExtensions?: (Extension | string)[];
 	customTools?: ToolDefinition[];
@@ -51,27 +53,33 @@ export interface SessionSetup {
 }
 
 /**
- * Creates the session: the default permission policy first, with the rules of the settings files and
- * `--allow`/`--deny` (`--yes` turns it to "yes"; without a UI, tools that may change things are
- * blocked), then the `-e` extensions (paths relative to the shell's folder), then the MCP servers,
- * then the tool options. Over `--ssh` the project's settings are read on the remote host, and only
- * `~/.gantry/mcp.json`'s MCP servers start, on this machine (see `noteRemoteMcpConfig`).
- * Throws `extension_failed` when an extension cannot be loaded, `session_failed` for an unusable
- * session file or settings file, and a usage error for `--tools` names no tool has.
+ * Creates the session from the run's settings (`loadSettings`, as an SDK session reads them, plus
+ * `--allow`/`--deny`; the mode from `--permission-mode` or `--yes`, else the files): the session applies
+ * the rules and the mode itself. Then the `-e` extensions (paths relative to the shell's folder), the MCP
+ * servers (the project's `.mcp.json` only once the folder is trusted; until then one notice says what was
+ * held back), and the tool options. Over `--ssh` the project's settings are read on the remote host, and
+ * only `~/.gantry/mcp.json`'s MCP servers start, on this machine (see `noteRemoteMcpConfig`). Rules naming
+ * no tool the session has get one notice. Throws `extension_failed` when an extension cannot be loaded,
+ * `session_failed` for an unusable session file or settings file, and a usage error for `--tools` names
+ * no tool has.
  */
 export async function openSession(setup: SessionSetup): Promise<AgentSession> {
 	const { options } = setup;
 	const workspace = setup.sessionOptions?.workspace;
 	const remote = workspace !== undefined && !workspace.isLocal ? workspace : undefined;
 	const place = { cwd: setup.cwd, workspace };
-	const policy = createPermissionPolicy(
-		setup.policyOptions ?? (await permissionOptionsFor(options, place, setup.permissions)),
-	);
-	if (remote) await noteRemoteMcpConfig(remote, setup.cwd, setup.onNotice ?? (() => {}));
+	const notice = setup.onNotice ?? (() => {});
+	const run = setup.runPermissions ?? (await readRunPermissions(options, place, setup.permissions));
+	if (setup.runPermissions === undefined) {
+		const untrusted = await untrustedNotice(run, place);
+		if (untrusted !== undefined) notice(untrusted);
+	}
+	if (remote) await noteRemoteMcpConfig(remote, setup.cwd, notice);
 	// The servers of .mcp.json / ~/.gantry/mcp.json start in the background; the session does not wait.
-	const mcp = remote ? await loadMcpServers(process.cwd(), { project: false }) : await loadMcpServers(setup.cwd);
+	const mcp = remote
+		? await loadMcpServers(process.cwd(), { project: false })
+		: await loadMcpServers(setup.cwd, { project: run.loaded.trusted });
 	const extensions: (Extension | string)[] = [
-		policy,
 		...options.extensions.map((path) => resolve(path)),
 		...(setup.extraExtensions ?? []),
 		...(mcp ? [mcp] : []),
@@ -87,6 +95,9 @@ export async function openSession(setup: SessionSetup): Promise<AgentSession> {
 			tools: options.tools ?? ["*", ...cliDefaultTools(setup.model)],
 			...(options.noTools ? { noTools: "all" as const } : {}),
 			extensions,
+			settings: run.settings,
+			permissionMode: run.permissionMode,
+			...setup.alwaysAllow,
 			...withoutUndefined({
 				apiKey: setup.apiKey,
 				excludeTools: options.excludeTools,
@@ -123,6 +134,14 @@ export async function openSession(setup: SessionSetup): Promise<AgentSession> {
 	} catch (error) {
 		await session.dispose();
 		throw error;
+	}
+	const unmatched = rulesMatchingNoTool(
+		run.origins.ruleSources.map((source) => source.rule),
+		knownToolNames(session, setup.cwd),
+	);
+	for (const rule of new Set(unmatched)) {
+		const file = run.origins.ruleSources.find((source) => source.rule === rule)?.file;
+		notice(`the permission rule ${rule}${file === undefined ? "" : ` (${file})`} matches no tool this session has.`);
 	}
 	return session;
 }

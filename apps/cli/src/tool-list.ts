@@ -1,7 +1,11 @@
+import { homedir } from "node:os";
+import { relative } from "node:path";
 import {
 	type AgentSession,
 	explainToolPermission,
+	type PermissionOrigins,
 	type PermissionPolicyOptions,
+	type RuleSource,
 	type ToolPermission,
 } from "@gantry/coding-agent";
 import type { Theme, ToolAnnotations } from "@gantry/extensions";
@@ -26,19 +30,36 @@ export interface ToolListEntry {
 	namespace?: string;
 	/** For MCP tools: the server and its status (`ready (3 tools)`, `failed: …`). */
 	mcpServer?: { name: string; status: string };
-	/** What the permission policy does with the tool's calls, and the rule that decides. */
+	/** What the permission policy does with the tool's calls, the rule or mode that decides and its file. */
 	permission: ToolPermission;
+	/** Every rule that decides this tool's calls or some of them, with the file (or option) it came from. */
+	permissionRules: RuleSource[];
 }
 
-/** Every registered tool of the session, in registration order, judged under `permissions`. */
-export function listTools(session: AgentSession, permissions: PermissionPolicyOptions = {}): ToolListEntry[] {
+/**
+ * Every registered tool of the session, in registration order, judged under `permissions` (in the
+ * session's own mode unless `permissions.mode` says otherwise), with the files `origins` names.
+ */
+export function listTools(
+	session: AgentSession,
+	permissions: PermissionPolicyOptions = {},
+	origins: PermissionOrigins = {},
+): ToolListEntry[] {
 	const active = new Set(session.getActiveToolNames());
 	const callable = new Set(session.getCallableToolNames());
 	const servers = new Map<string, { name: string; status: string }>();
 	for (const server of mcpServersOf(session)?.servers() ?? []) {
 		for (const tool of server.tools) servers.set(tool, { name: server.name, status: describeMcpStatus(server.status) });
 	}
+	const options: PermissionPolicyOptions = { mode: () => session.permissions.mode, ...permissions };
 	return session.getAllTools().map((tool) => {
+		const permission = explainToolPermission(tool, options, origins);
+		const decides = new Set([
+			permission.decidedBy,
+			...permission.conditional.allow,
+			...permission.conditional.deny,
+			...(permission.conditional.ask ?? []),
+		]);
 		const entry: ToolListEntry = {
 			name: tool.name,
 			label: tool.label,
@@ -48,7 +69,8 @@ export function listTools(session: AgentSession, permissions: PermissionPolicyOp
 			annotations: tool.annotations ?? {},
 			source: tool.source,
 			description: tool.description,
-			permission: explainToolPermission(tool, permissions),
+			permission,
+			permissionRules: (origins.ruleSources ?? []).filter((source) => decides.has(source.rule)),
 		};
 		if (tool.namespace !== undefined) entry.namespace = tool.namespace.name;
 		const server = servers.get(tool.name);
@@ -67,11 +89,31 @@ export function describeAnnotations(annotations: ToolAnnotations): string {
 	return words.join(", ") || "-";
 }
 
-/** `ask`, `allow (read-only)`, `deny (edit)`, with the rules that decide some calls: `+ bash(npm test:*)`. */
-export function describePermission(permission: ToolPermission): string {
-	const decided = permission.decision === "ask" ? "ask" : `${permission.decision} (${permission.decidedBy})`;
-	const { allow, deny } = permission.conditional;
-	const conditional = [...allow.map((rule) => `+${rule}`), ...deny.map((rule) => `-${rule}`)];
+/** A settings file as people read it: `~/…` under the home folder, relative inside the working folder. */
+export function shortFileName(file: string, cwd = process.cwd(), home = homedir()): string {
+	if (file.startsWith("--") || file.includes(":/")) return file;
+	const inside = relative(cwd, file);
+	if (inside !== "" && !inside.startsWith("..")) return inside;
+	const underHome = relative(home, file);
+	return underHome !== "" && !underHome.startsWith("..") ? `~/${underHome}` : file;
+}
+
+/**
+ * `ask`, `allow (read-only)`, `deny (edit, .gantry/settings.json)`, `allow (acceptEdits mode, --permission-mode)`,
+ * with the rules that decide some calls: `+bash(npm test:*)` allows, `-Read(**\/.env)` denies, `?Bash(git push:*)` asks.
+ */
+export function describePermission(permission: ToolPermission, cwd?: string): string {
+	const from = permission.source === undefined ? "" : `, ${shortFileName(permission.source, cwd)}`;
+	const decided =
+		permission.decision === "ask" && permission.decidedBy === "may change things"
+			? "ask"
+			: `${permission.decision} (${permission.decidedBy}${from})`;
+	const { allow, deny, ask = [] } = permission.conditional;
+	const conditional = [
+		...allow.map((rule) => `+${rule}`),
+		...deny.map((rule) => `-${rule}`),
+		...ask.map((rule) => `?${rule}`),
+	];
 	return [decided, ...conditional].join(" ");
 }
 
@@ -113,7 +155,9 @@ export function formatToolTable(entries: readonly ToolListEntry[], theme: Theme)
 	return [
 		theme.muted(line(header)),
 		...rows.map(line),
-		theme.muted("PERMISSION: what a call does without further rules (+rule allows some calls, -rule denies some)"),
+		theme.muted(
+			"PERMISSION: what a call does without further rules, and the rule or mode that decides (+rule allows some calls, -rule denies some, ?rule asks)",
+		),
 		theme.muted("Rules: ~/.gantry/settings.json, .gantry/settings.json, .gantry/settings.local.json, --allow/--deny"),
 		theme.muted(
 			`${entries.length} registered · ${entries.filter((entry) => entry.active).length} active (declared to the model) · ${entries.filter((entry) => entry.callable).length} callable (by other tools)`,

@@ -1,5 +1,5 @@
 import type { Model } from "@gantry/ai";
-import type { AgentSession } from "@gantry/coding-agent";
+import { type AgentSession, closestName } from "@gantry/coding-agent";
 import { createAllToolDefinitions } from "@gantry/tools";
 import { usageError } from "./errors.js";
 
@@ -21,32 +21,9 @@ const SESSION_TOOLS = ["codemode", "tool_search"];
 /** MCP tools register once their server answers, which may be after the check below. */
 const LATE_PREFIX = "mcp__";
 
-/** The edit distance of two short names, a swap of neighbours counting as one edit (for "did you mean"). */
-function distance(a: string, b: string): number {
-	const rows = Array.from({ length: a.length + 1 }, (_, i) =>
-		Array.from({ length: b.length + 1 }, (_, j) => (i === 0 ? j : j === 0 ? i : 0)),
-	);
-	for (let i = 1; i <= a.length; i++) {
-		for (let j = 1; j <= b.length; j++) {
-			const cost = a[i - 1] === b[j - 1] ? 0 : 1;
-			rows[i][j] = Math.min(rows[i - 1][j] + 1, rows[i][j - 1] + 1, rows[i - 1][j - 1] + cost);
-			if (i > 1 && j > 1 && a[i - 1] === b[j - 2] && a[i - 2] === b[j - 1]) {
-				rows[i][j] = Math.min(rows[i][j], rows[i - 2][j - 2] + 1);
-			}
-		}
-	}
-	return rows[a.length][b.length];
-}
-
 function suggestion(name: string, known: readonly string[]): string {
-	let best: { name: string; score: number } | undefined;
-	for (const candidate of known) {
-		const score = distance(name.toLowerCase(), candidate.toLowerCase());
-		if (score <= Math.max(1, Math.floor(candidate.length / 3)) && (!best || score < best.score)) {
-			best = { name: candidate, score };
-		}
-	}
-	return best ? ` (did you mean ${best.name}?)` : "";
+	const best = closestName(name, known, (candidate) => Math.max(1, Math.floor(candidate.length / 3)));
+	return best ? ` (did you mean ${best}?)` : "";
 }
 
 /**

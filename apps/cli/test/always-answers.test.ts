@@ -1,12 +1,13 @@
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { ExtensionUI } from "@gantry/extensions";
 import { createLocalWorkspace } from "@gantry/tools";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { keepAlwaysAnswers } from "../src/always-answers.js";
-import { readSettingsRules } from "../src/permission-settings.js";
 
+/** The allow rules a settings file holds. */
+const allowRulesIn = (path: string): string[] => JSON.parse(readFileSync(path, "utf8")).permissions.allow;
 let folder: string;
 const notes: string[] = [];
 const ui: ExtensionUI = {
@@ -37,7 +38,7 @@ describe("keepAlwaysAnswers", () => {
 		expect(shown).toEqual(["read", "bash(npm test:*)"]);
 		const path = join(folder, ".gantry", "settings.local.json");
 		const gitignore = join(folder, ".gantry", ".gitignore");
-		expect((await readSettingsRules(path)).allow).toEqual(["bash(npm test:*)", "read"]);
+		expect(allowRulesIn(path)).toEqual(["bash(npm test:*)", "read"]);
 		expect(readFileSync(shared, "utf8")).toBe('{ "permissions": { "deny": ["bash(rm:*)"] } }\n');
 		expect(readFileSync(gitignore, "utf8")).toBe("settings.local.json\n");
 		expect(existsSync(join(folder, ".gitignore"))).toBe(false);
@@ -48,7 +49,7 @@ describe("keepAlwaysAnswers", () => {
 		// Once the file exists, later answers only add rules; a .gitignore changed by the person stays theirs.
 		writeFileSync(gitignore, "other\n");
 		await always.onAlwaysAllow?.(["write"]);
-		expect((await readSettingsRules(path)).allow).toEqual(["bash(npm test:*)", "read", "write"]);
+		expect(allowRulesIn(path)).toEqual(["bash(npm test:*)", "read", "write"]);
 		expect(readFileSync(gitignore, "utf8")).toBe("other\n");
 	});
 
@@ -73,7 +74,7 @@ describe("keepAlwaysAnswers", () => {
 		mkdirSync(gitignore, { recursive: true });
 		await keepAlwaysAnswers({ cwd: folder }, ui, []).onAlwaysAllow?.(["write"]);
 		const path = join(folder, ".gantry", "settings.local.json");
-		expect((await readSettingsRules(path)).allow).toEqual(["write"]);
+		expect(allowRulesIn(path)).toEqual(["write"]);
 		expect(notes[0]).toBe(`Saved write to ${path} (permissions.allow).`);
 		expect(notes[1]).toMatch(
 			/^warning: .*\.gitignore could not be changed \(.*EISDIR.*\): add the line settings\.local\.json/,
@@ -91,5 +92,27 @@ describe("keepAlwaysAnswers", () => {
 		expect(shown).toEqual(["bash(npm test:*)"]);
 		expect(existsSync(join(folder, ".gantry"))).toBe(false);
 		expect(notes).toEqual([]);
+	});
+
+	it("never writes through a settings.local.json (or .gantry) that links out of the project", async () => {
+		const outside = mkdtempSync(join(tmpdir(), "gantry-always-outside-"));
+		try {
+			const userSettings = join(outside, "settings.json");
+			writeFileSync(userSettings, '{ "permissions": { "allow": [] } }\n');
+			mkdirSync(join(folder, ".gantry"));
+			symlinkSync(userSettings, join(folder, ".gantry", "settings.local.json"));
+			await expect(keepAlwaysAnswers({ cwd: folder }, ui, []).onAlwaysAllow?.(["bash"])).rejects.toThrow(
+				"leads out of the project",
+			);
+			rmSync(join(folder, ".gantry"), { recursive: true });
+			symlinkSync(outside, join(folder, ".gantry"));
+			await expect(keepAlwaysAnswers({ cwd: folder }, ui, []).onAlwaysAllow?.(["bash"])).rejects.toThrow(
+				"leads out of the project",
+			);
+			expect(readFileSync(userSettings, "utf8")).toBe('{ "permissions": { "allow": [] } }\n');
+			expect(existsSync(join(outside, "settings.local.json"))).toBe(false);
+		} finally {
+			rmSync(outside, { recursive: true, force: true });
+		}
 	});
 });

@@ -4,8 +4,11 @@
 // ContextFile, CONTEXT_FILE_NAMES, CONTEXT_FILES_MAX_BYTES, Transcript,
 // loadTranscript, transcript entry types, NESTED_CALL_LIMITS, compileNamePatterns, createCodemodeToolDefinition,
 // runCodemodeScript,
-// createToolSearchToolDefinition, rankTools, CodingAgentError, CodingAgentErrorCode, and the settings types
-// (GantrySettings, LoadedSettings, PermissionMode, HookEventName, HookMatcher, CommandHook, HooksSettings, SettingsScope).
+// createToolSearchToolDefinition, rankTools, CodingAgentError, CodingAgentErrorCode, the settings types
+// (GantrySettings, LoadedSettings, PermissionMode, HookEventName, HookMatcher, CommandHook, HooksSettings, SettingsScope,
+// RuleSource), loadSettings, LoadSettingsOptions, isProjectTrusted, trustProject, trustProjectOn, ProjectPlace,
+// checkPermissionRule, rulesMatchingNoTool, PermissionHints, PermissionHint, PermissionOrigins, PERMISSION_MODES,
+// permissionModeOf, nextPermissionMode, closestName, SessionPermissions (type).
 export {
 	type CodemodeToolDetails,
 	type CodemodeToolHost,
@@ -17,8 +20,11 @@ export {
 	runCodemodeScript,
 } from "./codemode/index.js";
 export { CodingAgentError, type CodingAgentErrorCode } from "./errors.js";
+export { type PermissionHint, PermissionHints } from "./permissions/permission-hints.js";
+export { nextPermissionMode, permissionModeOf } from "./permissions/permission-modes.js";
 export { createPermissionPolicy, type PermissionPolicyOptions } from "./permissions/permission-policy.js";
 export type { PermissionRules } from "./permissions/permission-rules.js";
+export { rulesMatchingNoTool } from "./permissions/rule-tool-check.js";
 export {
 	analyzeShellCommand,
 	type ShellCommandAnalysis,
@@ -26,7 +32,7 @@ export {
 	type ShellWord,
 } from "./permissions/shell-analysis.js";
 export { classifyTool, type PermissionClass } from "./permissions/tool-class.js";
-export { explainToolPermission, type ToolPermission } from "./permissions/tool-permission.js";
+export { explainToolPermission, type PermissionOrigins, type ToolPermission } from "./permissions/tool-permission.js";
 export {
 	AgentSession,
 	type AgentSessionEvent,
@@ -44,6 +50,7 @@ export { createAgentSession } from "./session/create-session.js";
 export { compileNamePatterns } from "./session/name-patterns.js";
 export { NESTED_CALL_LIMITS } from "./session/nested-records.js";
 export type { AgentSessionOptions } from "./session/session-options.js";
+export type { SessionPermissions } from "./session/session-permissions.js";
 export { buildSystemPrompt, type SystemPromptInput } from "./session/system-prompt.js";
 export {
 	type LoadedTranscript,
@@ -54,6 +61,10 @@ export {
 	type TranscriptMessageEntry,
 	type TranscriptToolsEntry,
 } from "./session/transcript.js";
+export { closestName } from "./settings/did-you-mean.js";
+export { type LoadSettingsOptions, loadSettings } from "./settings/load-settings.js";
+export { isProjectTrusted, type ProjectPlace, trustProject, trustProjectOn } from "./settings/project-trust.js";
+export { PERMISSION_MODES } from "./settings/settings-keys.js";
 export type {
 	CommandHook,
 	GantrySettings,
@@ -62,6 +73,8 @@ export type {
 	HooksSettings,
 	LoadedSettings,
 	PermissionMode,
+	RuleSource,
 	SettingsScope,
 } from "./settings/types.js";
+export { checkPermissionRule } from "./settings/validate-settings.js";
 export { createToolSearchToolDefinition, rankTools } from "./tool-search/index.js";

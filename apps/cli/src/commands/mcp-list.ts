@@ -1,6 +1,8 @@
+import { isProjectTrusted } from "@gantry/coding-agent";
 import { describeMcpStatus, loadMcpConfig, McpServerConnection, type McpServerStatus } from "@gantry/mcp";
 import { CliError } from "../errors.js";
 import type { CliIo } from "../io.js";
+import { projectServers } from "../project-requests.js";
 import { themeFor } from "../tui/theme.js";
 import { resolveWorkingFolder } from "../working-folder.js";
 import type { McpListArguments } from "./mcp-args.js";
@@ -18,12 +20,26 @@ export interface McpListEntry {
 	tools: string[];
 }
 
-/** `gantry mcp list`: connects to every configured server (in parallel), prints status and tools, closes them. */
+/**
+ * `gantry mcp list`: connects to every configured server (in parallel), prints status and tools, closes
+ * them. A folder that is not trusted never has its `.mcp.json` servers started here; a line on stderr
+ * names them and says how to trust the folder.
+ */
 export async function runMcpList(parsed: McpListArguments, io: CliIo): Promise<number> {
 	const cwd = resolveWorkingFolder(parsed.cwd);
 	let config: Awaited<ReturnType<typeof loadMcpConfig>>;
 	try {
-		config = await loadMcpConfig(cwd);
+		const trusted = await isProjectTrusted(cwd);
+		if (!trusted) {
+			const { servers } = await projectServers({ cwd });
+			if (servers.length > 0) {
+				const names = servers.map((server) => server.name).join(", ");
+				io.stderr.write(
+					`gantry: ${cwd} is not trusted, so the servers of its .mcp.json (${names}) were not started. To use them, run \`gantry trust\` there.\n`,
+				);
+			}
+		}
+		config = await loadMcpConfig(cwd, { project: trusted });
 	} catch (error) {
 		throw new CliError("session_failed", error instanceof Error ? error.message : String(error), { cause: error });
 	}

@@ -2,32 +2,56 @@ import { describeMcpStatus } from "@gantry/mcp";
 import type { CliOptions } from "../args.js";
 import { mcpServersOf } from "../mcp-servers.js";
 import { selectModel } from "../model-selection.js";
-import { permissionOptionsFor } from "../permission-settings.js";
+import { policyOptionsOf, readRunPermissions } from "../permission-settings.js";
+import { untrustedNotice } from "../project-requests.js";
 import { openSession } from "../session-factory.js";
 import { formatToolTable, listTools } from "../tool-list.js";
+import { trustFolder } from "../trust.js";
 import { themeFor } from "../tui/theme.js";
 import { resolveWorkingFolder } from "../working-folder.js";
 
 /**
  * `gantry tools [--json]`: every registered tool (builtins, extensions) with its exposure, whether it is
- * active and callable, its annotations, which permission rule decides its calls and its source — after `--tools`, `--exclude-tools`, `--no-tools` and
- * `-e`. Needs no API key and writes no session file.
+ * active and callable, its annotations, which permission rule or mode decides its calls and the file it
+ * came from, and its source — after `--tools`, `--exclude-tools`, `--no-tools`, `-e` and the permission
+ * options. A folder that is not trusted never starts its `.mcp.json` servers here; one `gantry:` line on
+ * stderr says what it asked for. Needs no API key and writes no session file.
  */
-export async function runToolsCommand(options: CliOptions, stdout: NodeJS.WriteStream): Promise<number> {
+export async function runToolsCommand(
+	options: CliOptions,
+	stdout: NodeJS.WriteStream,
+	stderr: NodeJS.WriteStream,
+): Promise<number> {
 	const cwd = resolveWorkingFolder(options.cwd);
 	const { model } = selectModel(options);
-	const session = await openSession({ options, cwd, model });
+	if (options.trust) await trustFolder({ cwd });
+	const run = await readRunPermissions(options, { cwd });
+	const untrusted = await untrustedNotice(run, { cwd });
+	if (untrusted !== undefined) stderr.write(`gantry: ${untrusted}\n`);
+	const session = await openSession({
+		options,
+		cwd,
+		model,
+		runPermissions: run,
+		onNotice: (message) => stderr.write(`gantry: ${message}\n`),
+	});
 	try {
 		// MCP servers start in the background; their tools are listed once they are ready (or failed).
 		await mcpServersOf(session)?.settled(15_000);
-		const entries = listTools(session, await permissionOptionsFor(options, { cwd }));
+		const entries = listTools(session, policyOptionsOf(run, run.permissionMode), run.origins);
 		if (options.json) stdout.write(`${JSON.stringify(entries, null, 2)}\n`);
 		else {
 			const theme = themeFor(stdout);
 			const servers = (mcpServersOf(session)?.servers() ?? []).map((server) =>
 				theme.muted(`MCP server ${server.name} (${server.transport}): ${describeMcpStatus(server.status)}`),
 			);
-			stdout.write(`${[...formatToolTable(entries, theme), ...servers].join("\n")}\n`);
+			const mode = theme.muted(
+				`Mode: ${run.permissionMode}${run.origins.modeSource === undefined ? "" : ` (from ${run.origins.modeSource})`}`,
+			);
+			const ignored = run.loaded.ignored
+				.filter((item) => !(run.loaded.withheld ?? []).includes(item))
+				.map((item) => theme.muted(`Not used: ${item}`));
+			stdout.write(`${[...formatToolTable(entries, theme), mode, ...servers, ...ignored].join("\n")}\n`);
 		}
 		return 0;
 	} finally {

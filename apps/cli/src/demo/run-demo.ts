@@ -29,7 +29,7 @@ export async function runDemo(options: CliOptions, io: CliIo): Promise<number> {
 		cwd: folder.project,
 		model,
 		sessionFile: folder.sessionFile,
-		permissions: { allowTools: ["edit"], allowCommandPrefixes: ["node --test"] },
+		permissions: { allow: ["edit", "bash(node --test:*)"] },
 		extraExtensions: [DEMO_EXTENSION],
 		// The scripted session is the same on every machine: no one's own AGENTS.md joins it.
 		sessionOptions: { contextFiles: false },

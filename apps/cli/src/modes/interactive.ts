@@ -1,18 +1,24 @@
 import { homedir } from "node:os";
 import { posix, relative } from "node:path";
-import type { AgentSession, PermissionPolicyOptions } from "@gantry/coding-agent";
+import {
+	type AgentSession,
+	nextPermissionMode,
+	type PermissionMode,
+	type PermissionPolicyOptions,
+} from "@gantry/coding-agent";
 import type { Theme } from "@gantry/extensions";
 import { keepAlwaysAnswers } from "../always-answers.js";
 import { usageError } from "../errors.js";
 import type { CliIo } from "../io.js";
 import { outputFolderFor, prepareOutputFolder, removeIfEmpty } from "../output-files.js";
 import { readVersion } from "../package-info.js";
-import { permissionOptionsFor } from "../permission-settings.js";
+import { policyOptionsOf, readRunPermissions } from "../permission-settings.js";
 import { noticeProviderWarnings } from "../provider-notices.js";
 import { frameDefinitions } from "../remote/host-frames.js";
 import { openSession, type SessionSetup } from "../session-factory.js";
 import type { SessionSummary } from "../session-list.js";
 import type { SessionFileChoice } from "../sessions.js";
+import { askToTrust } from "../trust.js";
 import { KeyInput } from "../tui/key-input.js";
 import { LineEditor } from "../tui/line-editor.js";
 import { LiveScreen } from "../tui/live-screen.js";
@@ -78,19 +84,23 @@ export async function runInteractiveMode(setup: InteractiveSetup): Promise<numbe
 		view ? ui.notify(message, "warning") : notices.push(message),
 	);
 	try {
-		// What /tools shows: the settings' rules, and the "always" answers as they are given.
+		// A folder that asks for rules, hooks or servers is asked about once, before they could apply.
 		const place = { cwd: setup.cwd, workspace: setup.sessionOptions?.workspace };
-		const configured = await permissionOptionsFor(setup.options, place, setup.permissions);
-		const allow = [...(configured.permissions?.allow ?? [])];
-		permissions = { ...configured, permissions: { ...configured.permissions, allow } };
-		const always = keepAlwaysAnswers(setup, ui, allow);
+		let run = await readRunPermissions(setup.options, place, setup.permissions);
+		const trust = await askToTrust(ui, run, place);
+		if (trust.trusted) run = await readRunPermissions(setup.options, place, setup.permissions);
+		else if (trust.notice !== undefined) notices.push(trust.notice);
+		// What /tools shows: the settings' rules, and the "always" answers as they are given.
+		const allow = run.settings.permissions?.allow ?? [];
+		permissions = policyOptionsOf(run, () => session.permissions.mode);
 		session = await openSession({
 			...setup,
 			...(outputFolder !== undefined ? { outputFolder } : {}),
 			ui,
 			onNotice: (message) => notices.push(message),
-			// The settings were read once, above; the session's policy takes them as they are.
-			policyOptions: { ...configured, ...always },
+			// The settings were read once, above; the session applies them as they are.
+			runPermissions: run,
+			alwaysAllow: keepAlwaysAnswers(setup, ui, allow, run.loaded.trusted),
 			...(file ? { sessionFile: file.path } : {}),
 		});
 	} catch (error) {
@@ -112,7 +122,7 @@ export async function runInteractiveMode(setup: InteractiveSetup): Promise<numbe
 	try {
 		let next = setup.initialPrompt;
 		while (true) {
-			const input = next ?? (await readPrompt(editor, keys, screen, theme));
+			const input = next ?? (await readPrompt(editor, keys, screen, theme, session));
 			next = undefined;
 			if (input === undefined) break;
 			const text = input.trim();
@@ -198,13 +208,27 @@ function instructionNames(session: AgentSession): string[] {
 	);
 }
 
-/** Shows the prompt line and resolves with the submitted text, or undefined when the person leaves. */
-function readPrompt(editor: LineEditor, keys: KeyInput, screen: LiveScreen, theme: Theme): Promise<string | undefined> {
+/** The status line under the prompt: the permission mode when it is not the default one. */
+function modeLine(mode: PermissionMode, theme: Theme): string[] {
+	return mode === "default" ? [] : [theme.warning(`⏵⏵ ${mode} mode`) + theme.muted(" (Shift+Tab to change)")];
+}
+
+/**
+ * Shows the prompt line and resolves with the submitted text, or undefined when the person leaves.
+ * Shift+Tab cycles the session's permission mode (default → acceptEdits → plan), shown under the line.
+ */
+function readPrompt(
+	editor: LineEditor,
+	keys: KeyInput,
+	screen: LiveScreen,
+	theme: Theme,
+	session: AgentSession,
+): Promise<string | undefined> {
 	return new Promise((resolve) => {
 		let exitArmed = false;
 		const draw = () => {
 			const { text, column } = editor.view(PROMPT.length, screen.columns);
-			const lines = [`${theme.accent(PROMPT)}${text}`];
+			const lines = [`${theme.accent(PROMPT)}${text}`, ...modeLine(session.permissions.mode, theme)];
 			if (exitArmed) lines.push(theme.muted("Press Ctrl-C again to exit"));
 			screen.setFooter(lines, { row: 0, column });
 		};
@@ -228,6 +252,11 @@ function readPrompt(editor: LineEditor, keys: KeyInput, screen: LiveScreen, them
 				return true;
 			}
 			exitArmed = false;
+			if (key.name === "tab" && key.shift) {
+				session.permissions.setMode(nextPermissionMode(session.permissions.mode));
+				draw();
+				return true;
+			}
 			if (key.ctrl && key.name === "d" && editor.text === "") {
 				finish(undefined);
 				return true;

@@ -1,5 +1,5 @@
 import { type ChildProcess, spawn } from "node:child_process";
-import { existsSync, readFileSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, readFileSync, realpathSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
@@ -25,8 +25,16 @@ const gantry = (args: string[]) => runCli(args, { cwd: workspace.project, home: 
 const textOf = (result: object) =>
 	(((result as { content?: unknown }).content ?? []) as { text?: string }[]).map((block) => block.text ?? "").join("");
 
-function writeMcpConfig(servers: Record<string, unknown>) {
+/** Trusts the test project (in the test's home), so its .mcp.json servers start. */
+function trustProject() {
+	mkdirSync(join(workspace.home, ".gantry"), { recursive: true });
+	const folders = { [realpathSync(workspace.project)]: { trustedAt: new Date().toISOString() } };
+	writeFileSync(join(workspace.home, ".gantry", "trust.json"), JSON.stringify({ folders }));
+}
+
+function writeMcpConfig(servers: Record<string, unknown>, trusted = true) {
 	writeFileSync(join(workspace.project, ".mcp.json"), JSON.stringify({ mcpServers: servers }));
+	if (trusted) trustProject();
 }
 
 async function connectStdio(args: string[]): Promise<Client> {
@@ -173,7 +181,25 @@ describe("configured MCP servers in the CLI", () => {
 		expect(table.stdout).toContain("MCP server adder (stdio): ready (2 tools)");
 	});
 
+	it("never starts the servers of an untrusted folder's .mcp.json: gantry tools and mcp list say how to trust it", async () => {
+		const marker = join(workspace.project, "started");
+		writeMcpConfig({ spy: { command: "sh", args: ["-c", `touch ${marker}; exit 1`] } }, false);
+		for (const args of [["tools"], ["tools", "--json"], ["mcp", "list"]]) {
+			const run = await gantry(args);
+			expect(run.code).toBe(0);
+			expect(run.stderr).toContain("is not trusted");
+			expect(run.stderr).toContain("spy");
+			expect(run.stderr).toContain("gantry trust");
+		}
+		expect(existsSync(marker)).toBe(false);
+		// Trusted, the same server starts.
+		const trusted = await gantry(["tools", "--trust"]);
+		expect(trusted.stderr).not.toContain("is not trusted");
+		expect(existsSync(marker)).toBe(true);
+	});
+
 	it("a bad .mcp.json is a clear error", async () => {
+		trustProject();
 		writeFileSync(join(workspace.project, ".mcp.json"), "{ broken");
 		const run = await gantry(["tools"]);
 		expect(run.code).toBe(1);

@@ -18,6 +18,12 @@ function writeSettings(folder: string, settings: unknown, file = "settings.json"
 	writeFileSync(join(folder, ".gantry", file), typeof settings === "string" ? settings : JSON.stringify(settings));
 }
 
+/** Trusts the test project, so its own allow rules apply (kept in the test's home folder). */
+async function trustProject() {
+	const run = await runCli(["trust"], { cwd: workspace.project, home: workspace.home });
+	expect(run.code).toBe(0);
+}
+
 async function permissions(args: string[] = []) {
 	const run = await runCli(["tools", "--json", ...args], { cwd: workspace.project, home: workspace.home });
 	expect(run.stderr).toBe("");
@@ -30,12 +36,18 @@ describe("permission settings", () => {
 	it("reads the user's and the project's rules, adds --allow/--deny, and shows which rule decides", async () => {
 		writeSettings(workspace.home, { permissions: { allow: ["write", "bash(npm test:*)"] } });
 		writeSettings(workspace.project, { permissions: { deny: ["write"], allow: ["edit(src/**)"] } });
+		await trustProject();
 		const byName = await permissions(["--allow", "ls", "--deny", "read(**/.env)", "--allow", "mcp__github__*"]);
-		expect(byName.get("write")).toMatchObject({ decision: "deny", decidedBy: "write" });
+		expect(byName.get("write")).toMatchObject({
+			decision: "deny",
+			decidedBy: "write",
+			source: join(workspace.project, ".gantry", "settings.json"),
+		});
 		expect(byName.get("bash")).toEqual({
 			decision: "ask",
 			decidedBy: "may change things",
-			conditional: { allow: ["bash(npm test:*)"], deny: [] },
+			mode: "default",
+			conditional: { allow: ["bash(npm test:*)"], deny: [], ask: [] },
 		});
 		expect(byName.get("edit")).toMatchObject({ decision: "ask", conditional: { allow: ["edit(src/**)"] } });
 		expect(byName.get("read")).toMatchObject({
@@ -43,8 +55,9 @@ describe("permission settings", () => {
 			decidedBy: "read-only",
 			conditional: { deny: ["read(**/.env)"] },
 		});
+		expect(byName.get("grep")).toMatchObject({ conditional: { deny: ["read(**/.env)"] } });
 		const table = await runCli(["tools", "--deny", "bash"], { cwd: workspace.project, home: workspace.home });
-		expect(table.stdout).toMatch(/bash .*deny \(bash\)/);
+		expect(table.stdout).toMatch(/bash .*deny \(bash, --deny\)/);
 		expect(table.stdout).toMatch(/edit .* ask \+edit\(src\/\*\*\)/);
 	});
 
@@ -53,7 +66,8 @@ describe("permission settings", () => {
 		const byName = await permissions(["--yes"]);
 		expect(byName.get("bash")).toMatchObject({
 			decision: "allow",
-			decidedBy: "yes mode",
+			decidedBy: "bypassPermissions mode",
+			source: "--yes",
 			conditional: { deny: ["bash(rm:*)"] },
 		});
 		expect(byName.get("edit")).toMatchObject({ decision: "deny" });
@@ -75,7 +89,7 @@ describe("permission settings", () => {
 		writeSettings(workspace.project, {});
 		result = await run(["--allow", "bash(a && b)"]);
 		expect(result.code).toBe(2);
-		expect(result.stderr).toContain("--allow/--deny");
+		expect(result.stderr).toContain("--allow: ");
 	});
 
 	it("adds the rules of the project's .gantry/settings.local.json, where deny still beats allow", async () => {
@@ -85,6 +99,7 @@ describe("permission settings", () => {
 			{ permissions: { allow: ["bash(npm test:*)"], deny: ["write"] } },
 			"settings.local.json",
 		);
+		await trustProject();
 		const byName = await permissions();
 		expect(byName.get("write")).toMatchObject({ decision: "deny", decidedBy: "write" });
 		expect(byName.get("bash")).toMatchObject({

@@ -34,8 +34,12 @@ describe.skipIf(!HAS_TMUX)('"always" in interactive mode', () => {
 		const gitignore = join(cli.workspace.project, ".gantry", ".gitignore");
 		expect(readFileSync(gitignore, "utf8")).toBe("settings.local.json\n");
 		expect(screen).toContain(`Created ${gitignore} (settings.local.json), so git leaves your rules out.`);
-		// A later run in the folder allows what was saved.
-		const tools = await runCli(["tools", "--json"], { cwd: cli.workspace.project, home: cli.workspace.home });
+		// A later run in the folder allows what was saved, once the folder is trusted (its files are the project's).
+		expect(screen).toContain("later runs use it once the folder is trusted (gantry trust)");
+		const tools = await runCli(["tools", "--json", "--trust"], {
+			cwd: cli.workspace.project,
+			home: cli.workspace.home,
+		});
 		const bashEntry = (JSON.parse(tools.stdout) as { name: string; permission: unknown }[]).find(
 			(tool) => tool.name === "bash",
 		);

@@ -10,6 +10,19 @@ import { CodingAgentError } from "../errors.js";
  * one name, `{a,b}` picks one of the choices. Paths are compared with `/` separators.
  */
 export function compilePathGlob(pattern: string): RegExp {
+	const cached = compiledGlobs.get(pattern);
+	if (cached !== undefined) return cached;
+	const compiled = new RegExp(`^${globSource(pattern)}$`);
+	if (compiledGlobs.size >= MAX_CACHED_GLOBS) compiledGlobs.clear();
+	compiledGlobs.set(pattern, compiled);
+	return compiled;
+}
+
+/** Rules are few and matched for every call (and every file a folder search meets): compiled once each. */
+const compiledGlobs = new Map<string, RegExp>();
+const MAX_CACHED_GLOBS = 512;
+
+function globSource(pattern: string): string {
 	let source = "";
 	let braces = 0;
 	for (let index = 0; index < pattern.length; index++) {
@@ -31,7 +44,7 @@ export function compilePathGlob(pattern: string): RegExp {
 		} else if (character === "," && braces > 0) source += "|";
 		else source += character.replace(/[.+^${}()|[\]\\]/g, "\\$&");
 	}
-	return new RegExp(`^${source}$`);
+	return source;
 }
 
 /**
@@ -166,18 +179,51 @@ function toSlashes(host: CallPathHost, absolute: string): string {
 	return sep === "/" ? absolute : absolute.split(sep).join("/");
 }
 
-/** Rules and paths are compared with composed accents: a rule typed in either form names the same file. */
-function globMatches(host: CallPathHost, glob: string, cwd: string, absolute: string): boolean {
-	const { isAbsolute, join, relative } = host.syntax;
-	const rule = glob.normalize("NFC");
-	const expanded = rule.startsWith("~/") ? join(host.home, rule.slice(2)) : rule;
-	const target = absolute.normalize("NFC");
-	if (isAbsolute(expanded)) return compilePathGlob(toSlashes(host, expanded)).test(toSlashes(host, target));
-	const inside = relative(cwd.normalize("NFC"), target);
-	if (inside === "" || inside.startsWith("..") || isAbsolute(inside)) {
-		return inside === "" && compilePathGlob(expanded.replace(/^\.\//, "")).test(".");
+/** Where a rule's glob is anchored, and the glob below that folder. */
+interface RuleAnchor {
+	root: string;
+	pattern: string;
+}
+
+/**
+ * The folders a path glob is taken relative to, as Claude Code reads `Read(…)` and `Edit(…)` patterns
+ * (gitignore style): `//abs/…` from the root of the file system, `~/…` from the home folder, `/…` from
+ * the project folder (`cwd`), `./…` or a relative glob from `cwd`. A glob with no `/` other than a
+ * trailing one (`.env`, `*.pem`) matches at any depth there; a trailing `/` means the folder and all it
+ * holds. With `broad` (deny and ask rules) a `/…` glob also holds from the root of the file system, as
+ * Gantry read it before: a rule written either way loses nothing.
+ */
+function ruleAnchors(host: CallPathHost, glob: string, cwd: string, broad: boolean): RuleAnchor[] {
+	const { join, parse } = host.syntax;
+	let rule = glob.normalize("NFC");
+	const folderOnly = rule.length > 1 && rule.endsWith("/");
+	if (folderOnly) rule = rule.slice(0, -1);
+	const below = (pattern: string) => (folderOnly ? `${pattern}/**` : pattern);
+	const fileSystemRoot = parse(cwd).root || "/";
+	if (rule.startsWith("//")) return [{ root: fileSystemRoot, pattern: below(rule.slice(2)) }];
+	if (rule === "~") return [{ root: host.home, pattern: below("") || "**" }];
+	if (rule.startsWith("~/")) return [{ root: host.home, pattern: below(rule.slice(2)) }];
+	if (rule.startsWith("/")) {
+		const project = { root: cwd, pattern: below(rule.slice(1)) };
+		return broad ? [project, { root: fileSystemRoot, pattern: project.pattern }] : [project];
 	}
-	return compilePathGlob(expanded.replace(/^\.\//, "")).test(toSlashes(host, inside));
+	if (host.syntax.isAbsolute(rule)) return [{ root: join(rule, ".."), pattern: below(host.syntax.basename(rule)) }];
+	const relative = rule.startsWith("./") ? rule.slice(2) : rule;
+	const anyDepth = !rule.startsWith("./") && !relative.includes("/");
+	return [{ root: cwd, pattern: below(anyDepth ? `**/${relative}` : relative) }];
+}
+
+/** Rules and paths are compared with composed accents: a rule typed in either form names the same file. */
+function globMatches(host: CallPathHost, glob: string, cwd: string, absolute: string, broad: boolean): boolean {
+	const { isAbsolute, relative } = host.syntax;
+	const target = absolute.normalize("NFC");
+	return ruleAnchors(host, glob, cwd.normalize("NFC"), broad).some((anchor) => {
+		const inside = relative(anchor.root.normalize("NFC"), target);
+		if (inside === "" || inside.startsWith("..") || isAbsolute(inside)) {
+			return inside === "" && compilePathGlob(anchor.pattern).test(".");
+		}
+		return compilePathGlob(anchor.pattern).test(toSlashes(host, inside));
+	});
 }
 
 /** One place a call's path names: its absolute path and the cwd it is taken relative to. */
@@ -216,7 +262,7 @@ export async function locateCallPath(host: CallPathHost, typed: string): Promise
  */
 export function globCovers(glob: string, locations: CallLocations, both: boolean): boolean {
 	const { host } = locations;
-	const covers = (place: CallPlace) => globMatches(host, glob, place.cwd, place.path);
+	const covers = (place: CallPlace) => globMatches(host, glob, place.cwd, place.path, !both);
 	const views = locations.places.flatMap((place) => [place.written, place.real]);
 	return both ? views.every(covers) : views.some(covers);
 }

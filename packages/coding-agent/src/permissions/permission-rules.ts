@@ -1,15 +1,20 @@
 import { CodingAgentError } from "../errors.js";
+import { isInapplicableTool, type PathRuleScope, pathRuleScope, toolsNamedBy } from "./tool-names.js";
 
 /**
- * Permission rules in the settings-file form: `read` (a tool), `mcp__github__*` (a tool-name pattern),
- * `bash(npm test:*)` (a command prefix), `bash(git status)` (an exact command), `edit(src/**)` (a glob on
- * the call's `path`, relative to the working folder). Tool names match without regard to case.
+ * Permission rules in the settings-file form (Claude Code's): `read` or `Read` (a tool), `mcp__github__*`
+ * (a tool-name pattern), `Bash(npm test:*)` (a command prefix, whole words), `bash(git status)` (an exact
+ * command), `Edit(src/**)` (a glob on the paths a call touches). Tool names match without regard to case.
+ * `Read(…)` rules hold for every file a builtin reads (read, grep, find, ls, and the file an edit changes);
+ * `Edit(…)` / `Write(…)` rules for every file a builtin changes (edit, write, apply_patch).
  */
 export interface PermissionRules {
-	/** Calls a rule here matches run without asking. */
+	/** Calls a rule here matches run without asking (unless a deny or ask rule matches them too). */
 	allow?: string[];
-	/** Calls a rule here matches are blocked, whatever allows them (deny beats allow and `yes` mode). */
+	/** Calls a rule here matches are blocked, whatever allows them (deny beats ask, allow and every mode). */
 	deny?: string[];
+	/** Calls a rule here matches always ask (blocked without a UI), even when an allow rule or the mode would run them. */
+	ask?: string[];
 }
 
 interface RuleBase {
@@ -19,11 +24,15 @@ interface RuleBase {
 	matchesTool(toolName: string): boolean;
 }
 
-/** A parsed rule: the whole tool, one shell command (exact or prefix), or a path glob. */
+/**
+ * A parsed rule: a whole tool, one shell command (exact or prefix), a path glob (with the accesses it judges),
+ * or a rule for one of Claude Code's tools Gantry lacks (`WebFetch(domain:…)`), which matches nothing.
+ */
 export type PermissionRule =
 	| (RuleBase & { kind: "tool" })
 	| (RuleBase & { kind: "command"; words: string[]; prefix: boolean })
-	| (RuleBase & { kind: "path"; pattern: string });
+	| (RuleBase & { kind: "path"; pattern: string; scope: PathRuleScope })
+	| (RuleBase & { kind: "inapplicable"; tool: string });
 
 /** The tools whose calls carry a shell command in `command`; command rules judge their parse. */
 export const SHELL_TOOLS: ReadonlySet<string> = new Set(["bash"]);
@@ -34,11 +43,14 @@ const SHELL_SYNTAX = /[;&|<>()`$\n]/;
 function invalidRule(text: string, why: string): CodingAgentError {
 	return new CodingAgentError(
 		"invalid_option",
-		`The permission rule ${JSON.stringify(text)} ${why}. Rules look like read, mcp__github__*, bash(npm test:*), bash(git status) or edit(src/**).`,
+		`The permission rule ${JSON.stringify(text)} ${why}. Rules look like Read, mcp__github__*, Bash(npm test:*), Bash(git status) or Edit(src/**).`,
 	);
 }
 
+/** The tool part's matcher: Claude Code's and Gantry's names cover their tools, anything else is a name pattern. */
 function toolNameMatcher(pattern: string): (name: string) => boolean {
+	const named = toolsNamedBy(pattern);
+	if (named !== undefined) return (name) => named.includes(name.toLowerCase());
 	const escaped = pattern.split("*").map((part) => part.replace(/[.+?^${}()|[\]\\-]/g, "\\$&"));
 	const expression = new RegExp(`^${escaped.join(".*")}$`, "i");
 	return (name) => expression.test(name);
@@ -49,7 +61,7 @@ function splitCommandWords(rule: string, command: string): string[] {
 	const words: string[] = [];
 	let current: string | undefined;
 	for (let index = 0; index < command.length; index++) {
-		const character = command[index];
+		const character = command[index] as string;
 		if (/\s/.test(character)) {
 			if (current !== undefined) words.push(current);
 			current = undefined;
@@ -63,7 +75,10 @@ function splitCommandWords(rule: string, command: string): string[] {
 		} else if (SHELL_SYNTAX.test(character)) {
 			throw invalidRule(rule, `contains shell syntax (${character}); a command rule names one simple command`);
 		} else if (character === "*") {
-			throw invalidRule(rule, "has a * inside the command; end it with :* for a prefix, as in bash(npm test:*)");
+			throw invalidRule(
+				rule,
+				"has a * inside the command; end it with :* (or a space and *) for a prefix, as in Bash(npm test:*)",
+			);
 		} else {
 			current = (current ?? "") + character;
 		}
@@ -77,7 +92,9 @@ export function parsePermissionRule(text: string): PermissionRule {
 	const trimmed = typeof text === "string" ? text.trim() : "";
 	const match = RULE.exec(trimmed);
 	if (!match) throw invalidRule(String(text), "is not a tool name with an optional (specifier)");
-	const [, tool, specifier] = match;
+	const tool = match[1] as string;
+	const specifier = match[2];
+	if (isInapplicableTool(tool)) return { kind: "inapplicable", text: trimmed, tool, matchesTool: () => false };
 	const matchesTool = toolNameMatcher(tool);
 	if (specifier === undefined || specifier.trim() === "*") return { kind: "tool", text: trimmed, matchesTool };
 	if (specifier.trim() === "") throw invalidRule(trimmed, "has empty parentheses; drop them to name the whole tool");
@@ -94,7 +111,7 @@ export function parsePermissionRule(text: string): PermissionRule {
 		if (words.length === 0) throw invalidRule(trimmed, "names no command");
 		return { kind: "command", text: trimmed, matchesTool, words, prefix };
 	}
-	return { kind: "path", text: trimmed, matchesTool, pattern: specifier.trim() };
+	return { kind: "path", text: trimmed, matchesTool, pattern: specifier.trim(), scope: pathRuleScope(tool) };
 }
 
 /** Parses a list of rules (see {@link parsePermissionRule}); `where` names the list in errors. */
@@ -103,7 +120,7 @@ export function parsePermissionRules(rules: readonly string[] | undefined, where
 	if (!Array.isArray(rules)) {
 		throw new CodingAgentError(
 			"invalid_option",
-			`${where} must be a list of rule strings, e.g. ["read", "bash(npm test:*)"]`,
+			`${where} must be a list of rule strings, e.g. ["Read", "Bash(npm test:*)"]`,
 		);
 	}
 	return rules.map((rule, index) => {
@@ -112,4 +129,10 @@ export function parsePermissionRules(rules: readonly string[] | undefined, where
 		}
 		return parsePermissionRule(rule);
 	});
+}
+
+/** The tool part of a rule as written: `Read` of `Read(**\/.env)`. */
+export function ruleToolPart(text: string): string {
+	const open = text.indexOf("(");
+	return (open === -1 ? text : text.slice(0, open)).trim();
 }

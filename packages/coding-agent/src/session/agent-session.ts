@@ -20,6 +20,7 @@ import { createToolFilter } from "./name-patterns.js";
 import { NestedToolCallRunner } from "./nested-calls.js";
 import { findLastAssistant, isToolResult, sessionIdFor, streamOptionsFor } from "./session-basics.js";
 import type { AgentSessionOptions } from "./session-options.js";
+import type { SessionPermissions } from "./session-permissions.js";
 import { createBuiltinToolSources } from "./session-tools.js";
 import { buildSystemPrompt } from "./system-prompt.js";
 import { ToolRegistry, type ToolSource } from "./tool-registry.js";
@@ -48,6 +49,8 @@ export class AgentSession {
 	readonly sessionId: string;
 	/** The instruction files (AGENTS.md, CLAUDE.md) in the system prompt, in order (`options.contextFiles`). */
 	readonly contextFiles: readonly ContextFile[];
+	/** The permission mode (`mode`, `setMode`) and the hints hooks leave for the session's policy. */
+	readonly permissions: SessionPermissions;
 	readonly #options: AgentSessionOptions;
 	readonly #registry = new ToolRegistry({ searchTool: TOOL_SEARCH_TOOL_NAME });
 	readonly #nested: NestedToolCallRunner;
@@ -71,6 +74,7 @@ export class AgentSession {
 		runner: ExtensionRunner,
 		transcript: { transcript: Transcript; loaded?: LoadedTranscript } | undefined,
 		environment: { workspace: Workspace; tempDir: string; contextFiles?: readonly ContextFile[]; hooks?: SessionHooks },
+		permissions: SessionPermissions,
 	) {
 		this.#options = options;
 		this.sessionId = options.sessionId ?? sessionIdFor(options.sessionFile);
@@ -78,13 +82,14 @@ export class AgentSession {
 		this.workspace = environment.workspace;
 		this.tempDir = environment.tempDir;
 		this.contextFiles = environment.contextFiles ?? [];
+		this.permissions = permissions;
 		this.#transcript = transcript?.transcript;
 		this.#namedInAllowlist = new Set((options.tools ?? []).filter((name) => !name.includes("*")));
 		this.#isAllowed = createToolFilter(options.tools, options.excludeTools);
 		this.#hooks = environment.hooks;
 		this.#hooks?.attach({
 			...withoutUndefined({ tempDir: this.tempDir, sessionId: this.sessionId, transcriptPath: this.#transcript?.path }),
-			getPermissionMode: () => options.permissionMode ?? options.settings?.permissions?.defaultMode ?? "default",
+			getPermissionMode: () => this.permissions.mode,
 			getTool: (name) => this.#registry.get(name)?.tool,
 			// Through the UI when there is one, else to the diagnostic listeners.
 			notify: (message, level) => (runner.hasUI ? runner.ui.notify(message, level) : this.#report(message)),

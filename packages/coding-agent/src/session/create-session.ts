@@ -6,10 +6,10 @@ import { createLocalWorkspace, type Workspace } from "@gantry/tools";
 import { CodingAgentError } from "../errors.js";
 import { installSessionHooks } from "../hooks/install-hooks.js";
 import { runSessionStart } from "../hooks/prompt-hooks.js";
-import { PermissionHints } from "../permissions/permission-hints.js";
 import { AgentSession } from "./agent-session.js";
 import { type ContextFile, findContextFiles } from "./context-files.js";
 import type { AgentSessionOptions } from "./session-options.js";
+import { SessionPermissions } from "./session-permissions.js";
 import { sandboxWorkspace } from "./session-sandbox.js";
 import { sessionToolEnvironment } from "./tool-environment.js";
 import { Transcript } from "./transcript.js";
@@ -41,11 +41,12 @@ export async function createAgentSession(input: AgentSessionOptions): Promise<Ag
 		workspace,
 		...(options.ui ? { ui: options.ui, hasUI: true } : {}),
 	});
-	// The hooks see each call first, before every other handler; the session's permission policy reads the
-	// decisions they leave in `hints`, which no other extension can reach. Like Claude Code's, they are the
-	// user's own commands and run outside the sandbox the session puts the model's commands in.
-	const hints = new PermissionHints();
-	const hooks = await installSessionHooks(options.settings?.hooks, given, runner, hints);
+	// The hooks see each call first, before every other handler; the session's permission policy comes next
+	// and reads the decisions they leave in its `hints`, which no other extension can reach. Like Claude
+	// Code's, the hooks are the user's own commands and run outside the sandbox the model's commands run in.
+	const permissions = new SessionPermissions(options);
+	const hooks = await installSessionHooks(options.settings?.hooks, given, runner, permissions.hints);
+	if (permissions.extension !== undefined) await runner.add(permissions.extension, "permission policy");
 	const paths = (options.extensions ?? []).filter((entry): entry is string => typeof entry === "string");
 	const loaded = paths.length > 0 ? await loadExtensions(paths, { cwd: options.cwd }) : [];
 	let nextLoaded = 0;
@@ -69,12 +70,8 @@ export async function createAgentSession(input: AgentSessionOptions): Promise<Ag
 	}
 	const contextFiles = await contextFilesFor(options, workspace);
 	const tempDir = await createSessionTempDir(workspace);
-	const session = new AgentSession(options, runner, transcript, {
-		workspace,
-		tempDir,
-		contextFiles,
-		...(hooks ? { hooks } : {}),
-	});
+	const environment = { workspace, tempDir, contextFiles, ...(hooks ? { hooks } : {}) };
+	const session = new AgentSession(options, runner, transcript, environment, permissions);
 	if (hooks) await runSessionStart(hooks, transcript?.loaded === undefined ? "startup" : "resume");
 	return session;
 }

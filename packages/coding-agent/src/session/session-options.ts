@@ -102,8 +102,20 @@ export interface AgentSessionOptions {
 	 * permission rules, hooks, sandbox, environment and default mode itself.
 	 */
 	settings?: GantrySettings;
-	/** How calls no rule settles are decided. Default `settings.permissions.defaultMode`, else `"default"`. */
+	/**
+	 * How calls no rule settles are decided (Claude Code's modes; see `PermissionMode`). Default
+	 * `settings.permissions.defaultMode`, else `"default"`. Deny and ask rules hold in every mode. Giving it
+	 * (or `settings`) installs the session's permission policy; `setPermissionMode` changes it later. An
+	 * unknown mode throws `invalid_option`.
+	 */
 	permissionMode?: PermissionMode;
+	/**
+	 * Called when the person answers "always" to a permission question, with the allow rules the answer
+	 * added for the rest of the session (see `PermissionPolicyOptions.onAlwaysAllow`). Default: none.
+	 */
+	onAlwaysAllow?: (rules: string[]) => void | Promise<void>;
+	/** Words that say how long an "always" answer holds, e.g. `"in this project"`. Default: none. */
+	alwaysAllowScope?: string;
 	/** A checkpoint of the workspace before each prompt, for `rewind`. Default true. */
 	checkpoints?: boolean;
 }

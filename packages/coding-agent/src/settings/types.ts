@@ -59,4 +59,21 @@ export interface LoadedSettings {
 	trusted: boolean;
 	/** What an untrusted project asked for and did not get, and Claude Code keys Gantry does not use. */
 	ignored: string[];
+	/** Gantry's addition: the part of `ignored` that waits for the folder to be trusted (empty once it is). */
+	withheld?: string[];
+	/**
+	 * Gantry's addition: which file each permission rule came from, in merge order (rules an untrusted
+	 * project asked for and did not get are not listed), so a listing can name the file that decides.
+	 */
+	ruleSources?: RuleSource[];
+	/** Gantry's addition: the file the `permissions.defaultMode` in force came from. */
+	defaultModeSource?: string;
+}
+
+/** One permission rule and the settings file (or option) it came from. */
+export interface RuleSource {
+	list: "allow" | "deny" | "ask";
+	rule: string;
+	/** The file's path (`user@host:port:/path` for a remote project), or an option such as `--allow`. */
+	file: string;
 }

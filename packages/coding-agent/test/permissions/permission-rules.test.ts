@@ -65,7 +65,9 @@ describe("permission rules", () => {
 			expect(await judge("edit", "src/secret/key.txt")).toBe("deny");
 			expect(await judge("read", "src/a.ts", { readOnlyHint: true })).toBe("allow");
 			expect(await judge("read", "app/.env", { readOnlyHint: true })).toBe("deny");
-			expect(await judge("write", "src/a.ts")).toBe("ask");
+			// edit(…) path rules hold for every tool that changes files, write included.
+			expect(await judge("write", "src/a.ts")).toBe("allow");
+			expect(await judge("write", "src/secret/new.txt")).toBe("deny");
 		}));
 
 	it("matches tool-name patterns, any case, and lets deny beat allow and yes mode", async () => {
@@ -96,7 +98,7 @@ describe("permission rules", () => {
 		expect(message("bash()")).toContain("empty parentheses");
 		expect(message("bash(npm * test)")).toContain("end it with :*");
 		expect(message("bash(echo 'open)")).toContain("unclosed '");
-		expect(message("read file")).toContain("bash(npm test:*)");
+		expect(message("read file")).toContain("Bash(npm test:*)");
 		expect(message("powershell(Get-Item:*)")).toContain("cannot be parsed");
 		expect(() => createPermissionPolicy({ permissions: { deny: ["ok", 3 as unknown as string] } })).toThrow(
 			"permissions.deny[1] must be a rule string",
@@ -109,18 +111,26 @@ describe("permission rules", () => {
 			decision: "deny",
 			decidedBy: "edit",
 		});
-		expect(explainToolPermission({ name: "write" }, options)).toMatchObject({ decision: "allow", decidedBy: "write" });
+		// A tool rule for edit covers every builtin that edits files, as Claude Code's Edit does.
+		expect(explainToolPermission({ name: "write" }, options)).toMatchObject({ decision: "deny", decidedBy: "edit" });
 		expect(explainToolPermission({ name: "bash" }, options)).toEqual({
 			decision: "ask",
 			decidedBy: "may change things",
-			conditional: { allow: ["bash(npm test:*)"], deny: [] },
+			mode: "default",
+			conditional: { allow: ["bash(npm test:*)"], deny: [], ask: [] },
 		});
 		expect(explainToolPermission({ name: "read", annotations: { readOnlyHint: true } }, options)).toEqual({
 			decision: "allow",
 			decidedBy: "read-only",
-			conditional: { allow: [], deny: ["read(**/.env)"] },
+			mode: "default",
+			conditional: { allow: [], deny: ["read(**/.env)"], ask: [] },
 		});
-		expect(explainToolPermission({ name: "bash" }, { ...options, mode: "yes" }).decidedBy).toBe("yes mode");
+		expect(
+			explainToolPermission({ name: "grep", annotations: { readOnlyHint: true } }, options).conditional.deny,
+		).toEqual(["read(**/.env)"]);
+		expect(explainToolPermission({ name: "bash" }, { ...options, mode: "yes" }).decidedBy).toBe(
+			"bypassPermissions mode",
+		);
 	});
 
 	it("judges the tool as it is at call time: a read-only tool replaced by a destructive one is blocked", () =>
