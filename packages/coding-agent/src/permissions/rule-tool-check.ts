@@ -37,13 +37,13 @@ export function rulesMatchingNoTool(rules: readonly string[], toolNames: readonl
 		const tool = ruleToolPart(rule);
 		if (tool.toLowerCase().startsWith("mcp__")) return false;
 		if (tool.includes("*")) {
-			const expression = new RegExp(`^${tool.split("*").map(escape).join(".*")}$`, "i");
+			const expression = new RegExp(`^${tool.split("*").map(escapeRegExp).join(".*")}$`, "i");
 			return !toolNames.some((name) => expression.test(name));
 		}
 		return !known.has(tool.toLowerCase());
 	});
 }
 
-function escape(part: string): string {
+function escapeRegExp(part: string): string {
 	return part.replace(/[.+?^${}()|[\]\\-]/g, "\\$&");
 }
