@@ -36,7 +36,8 @@ describe("the session's tool processes", () => {
 				cwd,
 				model,
 				apiKey: "sk-the-key-the-session-sends-0003",
-				settings: { env: { DEPLOY_TOKEN: "given-in-settings" } },
+				// Settings bring the session's permission policy; the test is about the environment, so bash is allowed.
+				settings: { env: { DEPLOY_TOKEN: "given-in-settings" }, permissions: { allow: ["Bash"] } },
 			});
 			try {
 				await session.prompt("go");
