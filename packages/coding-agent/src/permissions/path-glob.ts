@@ -213,6 +213,18 @@ function ruleAnchors(host: CallPathHost, glob: string, cwd: string, broad: boole
 	return [{ root: cwd, pattern: below(anyDepth ? `**/${relative}` : relative) }];
 }
 
+/**
+ * A path rule's glob as absolute globs on this machine, the way `globCovers` anchors it (see `ruleAnchors`):
+ * for lists kept outside the policy, such as the OS sandbox's denyRead and denyWrite. `broad` as for deny
+ * rules (a `/…` glob also from the root).
+ */
+export function absoluteRuleGlobs(glob: string, place: { cwd: string; home: string }, broad: boolean): string[] {
+	const host = { ...localCallPathHost(place.cwd), home: place.home };
+	return ruleAnchors(host, glob, path.resolve(place.cwd), broad).map((anchor) =>
+		anchor.pattern === "" ? anchor.root : path.join(anchor.root, anchor.pattern),
+	);
+}
+
 /** Rules and paths are compared with composed accents: a rule typed in either form names the same file. */
 function globMatches(host: CallPathHost, glob: string, cwd: string, absolute: string, broad: boolean): boolean {
 	const { isAbsolute, relative } = host.syntax;

@@ -1,20 +1,9 @@
-import path from "node:path";
 import { createSandboxedWorkspace, isSandboxedWorkspace, type RuleDeny, SandboxError } from "@gantry/sandbox";
 import type { Workspace } from "@gantry/tools";
 import { CodingAgentError } from "../errors.js";
+import { absoluteRuleGlobs } from "../permissions/path-glob.js";
 import { type PermissionRule, parsePermissionRule } from "../permissions/permission-rules.js";
 import type { AgentSessionOptions } from "./session-options.js";
-
-/** Tools whose path rules keep a path from being read or written (Claude Code's Read and Edit, and write). */
-const READ_TOOLS = ["read"];
-const WRITE_TOOLS = ["edit", "write", "multiedit", "apply_patch"];
-
-/** A path rule's pattern as an absolute path or glob, on this machine: `~/` home, else relative to `cwd`. */
-function rulePath(pattern: string, cwd: string, home: string): string {
-	if (pattern === "~") return home;
-	if (pattern.startsWith("~/")) return path.join(home, pattern.slice(2));
-	return path.isAbsolute(pattern) ? pattern : path.join(cwd, pattern.replace(/^\.\//, ""));
-}
 
 /**
  * The deny rules on paths that join the sandbox's lists, as in Claude Code: `Read(…)` rules its `denyRead`,
@@ -34,10 +23,12 @@ export function ruleDenies(
 		} catch {
 			continue; // The policy reports a malformed rule; the sandbox has nothing to add for it.
 		}
-		if (rule.kind !== "path") continue;
-		const entry = { path: rulePath(rule.pattern, cwd, home), source: `the deny rule ${rule.text}` };
-		if (READ_TOOLS.some((tool) => rule.matchesTool(tool))) denyRead.push(entry);
-		if (WRITE_TOOLS.some((tool) => rule.matchesTool(tool))) denyWrite.push(entry);
+		// Read(…) and Edit(…)/Write(…) rules hold for every read and write; Grep(…) and the like name one tool's calls.
+		if (rule.kind !== "path" || rule.scope.access === "self" || "tool" in rule.scope) continue;
+		const list = rule.scope.access === "read" ? denyRead : denyWrite;
+		for (const glob of absoluteRuleGlobs(rule.pattern, { cwd, home }, true)) {
+			list.push({ path: glob, source: `the deny rule ${rule.text}` });
+		}
 	}
 	return { denyRead, denyWrite };
 }
