@@ -14,7 +14,12 @@ describe("hints from a program nobody vetted (hintTrust)", () => {
 		expect(classifyTool({ destructiveHint: false, openWorldHint: false, hintTrust: "none" })).toBe("needs-approval");
 		expect(
 			explainToolPermission({ name: "mcp__p__look", annotations: { readOnlyHint: true, hintTrust: "none" } }),
-		).toEqual({ decision: "ask", decidedBy: "may change things", conditional: { allow: [], deny: [] } });
+		).toEqual({
+			decision: "ask",
+			decidedBy: "may change things",
+			mode: "default",
+			conditional: { allow: [], deny: [], ask: [] },
+		});
 	});
 
 	it("a call of a tool whose hints are not trusted is blocked without a UI until a rule allows it", () =>
