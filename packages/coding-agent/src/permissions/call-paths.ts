@@ -1,3 +1,5 @@
+import { type PatchAction, parsePatch } from "@gantry/tools";
+
 /**
  * The files a builtin's call reads and writes, from its arguments: what `Read(…)` and `Edit(…)` path rules
  * are judged on. A call may name several paths (a patch); each is judged.
@@ -35,13 +37,30 @@ const resolvers = new Map<string, CallPathsResolver>([
 	// An edit shows the file's lines around the change (and says whether the old text is there): it reads it too.
 	["edit", (input) => paths([text(input.path)], [text(input.path)])],
 	["write", (input) => paths([], [text(input.path)])],
-	// Until the patch's own parser (`parsePatch` of @gantry/tools) is wired in here, its paths cannot be told:
-	// a call asks whenever a rule on paths could cover it, rather than guess from the text.
-	[
-		"apply_patch",
-		() => ({ unknown: "the files a patch changes are read from its text, which this version cannot do yet" }),
-	],
+	["apply_patch", (input) => patchPaths(input.input)],
 ]);
+
+/**
+ * The files a patch touches, read with the tool's own parser (`parsePatch`), so the rules judge exactly the
+ * paths the tool will write: an added file is written; a deleted or updated one is read too (its diff shows
+ * its lines); a moved one also writes its new path. A patch the parser refuses changes nothing.
+ */
+function patchPaths(text: unknown): CallPathsResult {
+	let actions: PatchAction[];
+	try {
+		actions = parsePatch(typeof text === "string" ? text : "");
+	} catch {
+		return { reads: [], writes: [] };
+	}
+	const reads: string[] = [];
+	const writes: string[] = [];
+	for (const action of actions) {
+		writes.push(action.path);
+		if (action.type !== "add") reads.push(action.path);
+		if (action.type === "update" && action.movePath !== undefined) writes.push(action.movePath);
+	}
+	return { reads, writes };
+}
 
 /** The paths a builtin's call touches; undefined for a tool that is not a builtin Gantry knows the paths of. */
 export function builtinCallPaths(name: string, input: Record<string, unknown>): CallPathsResult | undefined {

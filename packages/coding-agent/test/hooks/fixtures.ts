@@ -50,6 +50,9 @@ export async function startHookSession(
 		cwd,
 		model,
 		settings: { hooks },
+		// Settings bring the session's permission policy; these tests are about the hooks, so what no hook
+		// decides runs (a hook's deny and ask still hold in this mode).
+		permissionMode: "bypassPermissions",
 		...(headless ? {} : { ui: recordingUi(notices) }),
 		...options,
 	});

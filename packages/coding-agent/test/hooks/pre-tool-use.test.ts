@@ -32,7 +32,8 @@ describe("PreToolUse hooks", () => {
 			expect(bash?.input).toMatchObject({
 				session_id: session.sessionId,
 				cwd: dir,
-				permission_mode: "default",
+				// The session's mode as it is at the call (the fixture runs in bypassPermissions).
+				permission_mode: "bypassPermissions",
 				hook_event_name: "PreToolUse",
 				tool_name: "Bash",
 				tool_input: { command: "echo hi", timeout: 2500 },

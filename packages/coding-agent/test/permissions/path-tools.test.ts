@@ -115,25 +115,44 @@ describe("path rules hold for every tool that touches the path", () => {
 			expect(await shell("npm testevil")).toBe("ask");
 		}));
 
-	it("asks when a rule on paths could cover a call whose paths cannot be told (a patch, for now)", async () => {
-		const rules = compilePermissionRules([], ["Edit(secret/**)"]);
-		const verdict = await judgeCall(
-			rules,
-			{
-				toolName: "apply_patch",
-				input: { input: "*** Begin Patch\n*** End Patch" },
-				cwd: "/tmp",
-				annotations: undefined,
-			},
-			"default",
-		);
-		expect(verdict).toMatchObject({ decision: "ask", source: "unchecked" });
-		expect(verdict.reason).toContain("the deny rule Edit(secret/**) cannot be checked");
-		const bypass = await judgeCall(
-			rules,
-			{ toolName: "apply_patch", input: { input: "" }, cwd: "/tmp", annotations: undefined },
-			"bypassPermissions",
-		);
-		expect(bypass.decision).toBe("deny");
-	});
+	it("judges every file a patch names, as apply_patch's own parser reads them", () =>
+		withTempDir(async (cwd) => {
+			await mkdir(join(cwd, "secret"));
+			await mkdir(join(cwd, "src"));
+			await writeFile(join(cwd, "src", "a.ts"), "one\n");
+			await writeFile(join(cwd, ".env"), "SECRET=hunter2\n");
+			const rules = compilePermissionRules(["Edit(src/**)"], ["Edit(secret/**)", "Read(**/.env)"]);
+			const decide = (patch: string) =>
+				judgeCall(
+					rules,
+					{ toolName: "apply_patch", input: { input: patch }, cwd, annotations: undefined },
+					"default",
+				).then((verdict) => verdict.decision);
+			const patch = (...body: string[]) => ["*** Begin Patch", ...body, "*** End Patch"].join("\n");
+			expect(await decide(patch("*** Add File: src/b.ts", "+two"))).toBe("allow");
+			expect(await decide(patch("*** Add File: src/b.ts", "+two", "*** Add File: secret/key", "+x"))).toBe("deny");
+			expect(await decide(patch("*** Update File: src/a.ts", "*** Move to: secret/a.ts", "@@", "-one", "+two"))).toBe(
+				"deny",
+			);
+			expect(await decide(patch("*** Update File: .env", "@@", "-SECRET=h", "+SECRET=h"))).toBe("deny");
+			expect(await decide(patch("*** Add File: notes.md", "+hi"))).toBe("ask");
+			// A patch the tool would refuse touches nothing, so no path rule decides it.
+			expect(await decide("not a patch")).toBe("ask");
+			const outcomes = await runCalls(
+				{
+					cwd,
+					permissionMode: "acceptEdits",
+					tools: ["apply_patch"],
+					settings: { permissions: { deny: ["Edit(secret/**)"] } },
+				},
+				[
+					call("apply_patch", { input: patch("*** Add File: src/c.ts", "+three") }),
+					call("apply_patch", { input: patch("*** Add File: secret/c.ts", "+three") }),
+				],
+			);
+			expect(outcomes[0]).toBe("ran");
+			expect(outcomes[1]).toContain("the deny rule Edit(secret/**)");
+			expect(await exists(join(cwd, "src", "c.ts"))).toBe(true);
+			expect(await exists(join(cwd, "secret", "c.ts"))).toBe(false);
+		}));
 });
