@@ -22,7 +22,8 @@ describe("hooks and the sandbox", () => {
 		const session = await createAgentSession({
 			workspace: createLocalWorkspace(project, { tempDir: join(root, "temp"), home: join(root, "home") }),
 			model: createFauxModel([
-				{ toolCalls: [{ name: "bash", arguments: { command: "echo model > locked/from-model.txt" } }] },
+				// The path hides in a variable, so the policy's parse cannot see it: the sandbox stops the write.
+				{ toolCalls: [{ name: "bash", arguments: { command: 'f=locked/from-model.txt; echo model > "$f"' } }] },
 				{ text: "done" },
 			]),
 			settings: {

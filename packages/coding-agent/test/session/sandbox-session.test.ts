@@ -35,8 +35,9 @@ describe("settings.sandbox in a session", () => {
 		const model = createFauxModel([
 			{
 				toolCalls: [
-					{ id: "r", name: "bash", arguments: { command: "cat secret/token.txt; echo done-reading" } },
-					{ id: "w", name: "bash", arguments: { command: "echo changed > locked/file.txt" } },
+					// The paths hide in variables, so the policy's parse cannot see them: the sandbox holds the rules.
+					{ id: "r", name: "bash", arguments: { command: 'f=secret/token.txt; cat "$f"; echo done-reading' } },
+					{ id: "w", name: "bash", arguments: { command: 'f=locked/file.txt; echo changed > "$f"' } },
 				],
 			},
 			{ text: "done" },
