@@ -1,4 +1,5 @@
 import type { ShellSimpleCommand } from "./shell-analysis.js";
+import { baseName } from "./shell-text.js";
 
 /** What "always" would remember for one simple command: its first words, or why none are safe. */
 export type CommandPrefix = { words: string[] } | { refused: string };
@@ -112,10 +113,6 @@ const ASSIGNMENT = /^[A-Za-z_][A-Za-z0-9_]*=/;
 /** A word that is a name, not an option or a path pattern: `test`, `run-script`, `build:prod`, `@scope/pkg`. */
 const PLAIN_WORD = /^[A-Za-z0-9@_][A-Za-z0-9@_.:/+-]*$/;
 const PATTERN_CHARACTERS = /[*?[{]/;
-
-function baseName(program: string): string {
-	return program.slice(program.lastIndexOf("/") + 1);
-}
 
 /**
  * The prefix "always" remembers for a simple command: its leading assignments, the program, and for

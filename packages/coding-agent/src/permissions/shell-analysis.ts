@@ -1,6 +1,7 @@
 import { type BashSyntaxVisitor, loadBashSyntax, type ShellSyntaxNode } from "./bash-parser.js";
 import { readHeredoc } from "./shell-heredoc.js";
 import { newRiskNotes, noteRisks, risksOf, type ShellRiskNotes } from "./shell-risks.js";
+import { clip } from "./shell-text.js";
 import { readShellWord, type ShellWord } from "./shell-words.js";
 
 export type { ShellWord } from "./shell-words.js";
@@ -98,11 +99,6 @@ const WORD_TYPES = new Set([
 	"translated_string",
 	"variable_name",
 ]);
-
-function clip(text: string, limit = 80): string {
-	const flat = text.replace(/\s+/g, " ").trim();
-	return flat.length > limit ? `${flat.slice(0, limit - 1)}…` : flat;
-}
 
 function describeNode(node: ShellSyntaxNode): string {
 	const name = node.type.replace(/_/g, " ");

@@ -1,6 +1,6 @@
 import type { PermissionRule } from "./permission-rules.js";
+import { clip } from "./shell-text.js";
 import type { RunCommand, ShellRun } from "./shell-walk.js";
-import { clip } from "./shell-walk.js";
 import type { ShellWord } from "./shell-words.js";
 
 /** A command rule (`bash(rm:*)`), as parsed. */

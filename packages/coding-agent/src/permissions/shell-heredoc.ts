@@ -1,4 +1,5 @@
 import type { ShellSyntaxNode } from "./bash-parser.js";
+import { clip } from "./shell-text.js";
 
 /** What a here-document means to the judge. */
 export type HeredocReading =
@@ -13,11 +14,6 @@ export type HeredocReading =
 /** A delimiter bash and the parse agree on: a plain word, bare, in single or double quotes, or after `\`. */
 const PLAIN_DELIMITER =
 	/^(?:([A-Za-z0-9_][A-Za-z0-9_.+-]*)|'([A-Za-z0-9_][A-Za-z0-9_.+-]*)'|"([A-Za-z0-9_][A-Za-z0-9_.+-]*)"|\\([A-Za-z0-9_][A-Za-z0-9_.+-]*))$/;
-
-function clip(text: string, limit = 60): string {
-	const flat = text.replace(/\s+/g, " ").trim();
-	return flat.length > limit ? `${flat.slice(0, limit - 1)}…` : flat;
-}
 
 /**
  * Reads a `heredoc_redirect` node as bash would. Bash removes the quotes of the delimiter word and ends

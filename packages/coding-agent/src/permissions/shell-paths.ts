@@ -4,7 +4,8 @@ import { type CallLocations, type CallPathHost, compilePathGlob, globCovers, loc
 import type { PermissionRule } from "./permission-rules.js";
 import type { ShellRedirect } from "./shell-analysis.js";
 import { namesOfPathWord } from "./shell-globs.js";
-import { baseName, clip, type ShellRun } from "./shell-walk.js";
+import { baseName, clip } from "./shell-text.js";
+import type { ShellRun } from "./shell-walk.js";
 
 /** A path rule (`read(secret/**)`, `Edit(src/**)`), as parsed. */
 type PathRule = Extract<PermissionRule, { kind: "path" }>;

@@ -1,5 +1,6 @@
 import type { ShellSyntaxNode } from "./bash-parser.js";
 import { changesWhatRuns, isHarmlessAssignment } from "./shell-environment.js";
+import { clip } from "./shell-text.js";
 
 /** What the walk over a line noticed that can make bash run code no simple command of the parse shows. */
 export interface ShellRiskNotes {
@@ -118,11 +119,6 @@ export function noteRisks(node: ShellSyntaxNode, notes: ShellRiskNotes): void {
 			return;
 		default:
 	}
-}
-
-function clip(text: string, limit = 60): string {
-	const flat = text.replace(/\s+/g, " ").trim();
-	return flat.length > limit ? `${flat.slice(0, limit - 1)}…` : flat;
 }
 
 /** Why the notes keep deny rules on commands from vouching for the line (empty when nothing does). */

@@ -1,6 +1,7 @@
 import { whatCommandRuns } from "./command-runners.js";
 import type { CallPathHost } from "./path-glob.js";
 import { analyzeShellCommand, type ShellCommandAnalysis, type ShellRedirect } from "./shell-analysis.js";
+import { baseName, clip } from "./shell-text.js";
 import type { ShellWord } from "./shell-words.js";
 
 /** A command a shell line runs, seen as bash runs it: written in the line, or run by another. */
@@ -35,15 +36,6 @@ export interface ShellRun {
 const MAX_DEPTH = 8;
 const MAX_COMMANDS = 2_000;
 const ASSIGNMENT = /^[A-Za-z_][A-Za-z0-9_]*(\[[^\]]*\])?\+?=/;
-
-export function baseName(program: string): string {
-	return program.slice(program.lastIndexOf("/") + 1);
-}
-
-export function clip(text: string, limit = 80): string {
-	const flat = text.replace(/\s+/g, " ").trim();
-	return flat.length > limit ? `${flat.slice(0, limit - 1)}…` : flat;
-}
 
 interface Pending {
 	words: readonly ShellWord[];
