@@ -218,6 +218,19 @@ describe("path deny rules reach the shell, without a sandbox", () => {
 			expect((await judge(cwd, "patch -p1 < fix.diff", ["edit(secret/**)"], [], "yes")).decision).toBe("deny");
 		}));
 
+	it("takes Claude Code's rule names: Read(…) for what a line reads, Edit(…) and Write(…) for what it changes", () =>
+		withTempDir(async (cwd) => {
+			await project(cwd);
+			const read = await judge(cwd, "cat secret/a.txt", ["Read(secret/**)"]);
+			expect(read.decision).toBe("deny");
+			expect(read.reason).toContain("Read(secret/**)");
+			expect((await judge(cwd, "rm secret/a.txt", ["Edit(secret/**)"], [], "yes")).decision).toBe("deny");
+			expect((await judge(cwd, "echo x > secret/a.txt", ["Write(secret/**)"], [], "yes")).decision).toBe("deny");
+			// A rule for one other tool, or on reads, does not judge what a line changes.
+			expect((await judge(cwd, "cat secret/a.txt", ["Grep(secret/**)"])).decision).toBe("allow");
+			expect((await judge(cwd, "rm secret/a.txt", ["Read(secret/**)"], [], "yes")).decision).toBe("allow");
+		}));
+
 	it("cannot check a path it cannot read before the line runs: it asks, and blocks in yes mode", () =>
 		withTempDir(async (cwd) => {
 			await project(cwd);
