@@ -20,19 +20,20 @@ function wordsMatch(rule: CommandRule, words: readonly ShellWord[]): boolean {
 }
 
 /**
- * The ways a command's words may line up with a rule: as written, and with the options before the
- * sub-command left out (`git -C . push` is `git push` to `bash(git push:*)`), each option taken either
- * alone or with the next word as its value. Matching a deny rule in any of them is enough.
+ * The ways a command's words may line up with a rule: as written, and with the options before a
+ * sub-command left out (`git -C . --no-pager push` is `git push` to `bash(git push:*)`). Any operand may
+ * be where the rule's next word belongs when every word before it is an option or may be the value of
+ * the option just before it. Matching a deny rule in any of them is enough.
  */
 function alignments(program: ShellWord, args: readonly ShellWord[]): ShellWord[][] {
 	const variants = [[program, ...args]];
-	for (const valued of [false, true]) {
-		let index = 0;
-		while (index < args.length && args[index]?.literal && args[index]?.text.startsWith("-")) {
-			const option = args[index]?.text ?? "";
-			index += valued && !option.includes("=") && args[index + 1] !== undefined ? 2 : 1;
-		}
-		if (index > 0) variants.push([program, ...args.slice(index)]);
+	for (let index = 0; index < args.length; index++) {
+		const word = args[index];
+		const previous = args[index - 1];
+		const isOption = word?.literal === true && word.text.startsWith("-");
+		const mayBeValue = previous?.literal === true && previous.text.startsWith("-") && !previous.text.includes("=");
+		if (!isOption && !mayBeValue) break;
+		if (index + 1 < args.length) variants.push([program, ...args.slice(index + 1)]);
 	}
 	return variants;
 }

@@ -286,6 +286,28 @@ describe("a deny rule on a command cannot be respelled (bash(rm:*) in yes mode)"
 			}
 		}));
 
+	it("sees a sub-command past the options before it: bash(git push:*) blocks git -C . --no-pager push", () =>
+		withTempDir(async (cwd) => {
+			const rules = permissionRulesOf({ permissions: { deny: ["bash(git push:*)"] } });
+			const decide = async (command: string) =>
+				(await judgeCall(rules, { toolName: "bash", input: { command }, cwd, annotations: undefined }, "yes")).decision;
+			const pushes = [
+				"git push",
+				"git -C . push",
+				"git --no-pager push",
+				"git -C . --no-pager push --force",
+				"git --git-dir=.git push origin main",
+				"command git push",
+				"/usr/bin/git push",
+				"env git push",
+				"bash -c 'git -C . push'",
+			];
+			for (const command of pushes) expect(await decide(command), command).toBe("deny");
+			for (const command of ["git log push", "git status", "git -C . pull"]) {
+				expect(await decide(command), command).toBe("allow");
+			}
+		}));
+
 	it("judges spellings this machine cannot run (sudo, doas, busybox, zsh, ssh, …) as blocked in yes mode", () =>
 		withTempDir(async (cwd) => {
 			const rules = permissionRulesOf({ permissions: { deny: ["bash(rm:*)"] } });
