@@ -233,7 +233,7 @@ function sedFindings(args: readonly ShellWord[]): RunFinding[] {
 		if (!script.literal) return [{ unchecked: "the `sed` script is not known before the line runs" }];
 		if (
 			/(^|[;{}\n\s\d$/!])e(\s|;|}|$)/.test(script.text) ||
-			/s(.)(?:(?!\1).|\\.)*\1(?:(?!\1).|\\.)*\1[a-zA-Z0-9]*e/.test(script.text)
+			/s(.)(?:\\.|(?!\1)[^\\])*\1(?:\\.|(?!\1)[^\\])*\1[a-zA-Z0-9]*e/.test(script.text)
 		) {
 			return [{ unchecked: "the `sed` script runs commands (the e command or flag)" }];
 		}

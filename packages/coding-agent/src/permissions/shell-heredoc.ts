@@ -72,7 +72,8 @@ function bashEndOf(source: string, bodyStart: number, delimiter: string, stripTa
 			const newline = source.indexOf("\n", next);
 			const piece = source.slice(next, newline === -1 ? source.length : newline);
 			next = newline === -1 ? -1 : newline + 1;
-			const trailing = /\\*$/.exec(piece)?.[0].length ?? 0;
+			let trailing = 0;
+			while (piece[piece.length - 1 - trailing] === "\\") trailing++;
 			if (joins && trailing % 2 === 1 && next !== -1) {
 				line += piece.slice(0, -1);
 				continue;

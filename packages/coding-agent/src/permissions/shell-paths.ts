@@ -83,7 +83,7 @@ function redirectTouch(
 	const { operator, target } = redirect;
 	if ((operator === ">&" || operator === "<&") && target.literal && DESCRIPTORS.test(target.text)) return undefined;
 	if (target.literal && (HARMLESS_DEVICES.has(target.text) || /^\/dev\/fd\/\d+$/.test(target.text))) return undefined;
-	const what = `${operator} ${target.text}`;
+	const what = `${operator} ${clip(target.text)}`;
 	const touches: Omit<Touch, "typed">[] = [];
 	if (operator.startsWith("<")) touches.push({ access: "read", tree: false, what: `the redirection ${what} reads it` });
 	if (OUTPUT_OPERATORS.has(operator))
@@ -124,7 +124,7 @@ async function touchesOf(run: ShellRun, host: CallPathHost, unknown: UnknownShel
 		for (const why of files.unknown) unknown.write.push(why);
 		for (const operand of files.operands) {
 			const verb = operand.access === "read" ? "reads" : "changes";
-			const what = `${name} ${verb} ${operand.word.text}`;
+			const what = `${name} ${verb} ${clip(operand.word.text)}`;
 			await add(
 				operand.word,
 				[{ access: operand.access, tree: operand.tree === true, what }],
@@ -221,7 +221,7 @@ export async function findDeniedShellPath(
 		try {
 			locations = await locate(touch.typed);
 		} catch (error) {
-			unknown[touch.access].push(error instanceof Error ? error.message : String(error));
+			unknown[touch.access].push(clip(error instanceof Error ? error.message : String(error), 300));
 			continue;
 		}
 		for (const rule of relevant) {

@@ -31,14 +31,33 @@ function activeCharacters(text: string): string {
 }
 
 const GLOB = /[*?[]/;
-/** `{a,b}` or `{x..y}`, with unquoted braces and separator (quoted parts are blanked before the test). */
-const BRACE = /\{[^{}]*(?:,|\.\.)[^{}]*\}/;
+
+/**
+ * Whether the text holds `{a,b}` or `{x..y}` with unquoted braces and separator (quoted parts are
+ * blanked before): a brace pair with no brace between them and a `,` or `..` inside. One pass.
+ */
+function hasBraceExpansion(text: string): boolean {
+	let open = -1;
+	let separated = false;
+	for (let index = 0; index < text.length; index++) {
+		const character = text[index];
+		if (character === "{") {
+			open = index;
+			separated = false;
+		} else if (open !== -1 && (character === "," || (character === "." && text[index + 1] === "."))) separated = true;
+		else if (character === "}" && open !== -1) {
+			if (separated) return true;
+			open = -1;
+		}
+	}
+	return false;
+}
 
 /** Whether bash would expand the word (see `ShellWord.expands`); quoted parts never expand. */
 function expandsOf(node: ShellSyntaxNode): boolean {
 	if (node.type === "word") {
 		const active = activeCharacters(node.text);
-		return GLOB.test(active) || BRACE.test(active);
+		return GLOB.test(active) || hasBraceExpansion(active);
 	}
 	if (node.type !== "concatenation") return false;
 	let unquoted = "";
@@ -47,7 +66,7 @@ function expandsOf(node: ShellSyntaxNode): boolean {
 		if (part.type === "word") unquoted += activeCharacters(part.text);
 		else unquoted += "_".repeat(part.text.length);
 	}
-	return GLOB.test(unquoted) || BRACE.test(unquoted);
+	return GLOB.test(unquoted) || hasBraceExpansion(unquoted);
 }
 
 /** The word a syntax node stands for (see {@link ShellWord}). */
