@@ -1,22 +1,41 @@
 import { existsSync, readFileSync } from "node:fs";
+import { mkdir, mkdtemp, realpath, rm } from "node:fs/promises";
 import { createRequire } from "node:module";
+import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
-import { McpServerConnection } from "@gantry/mcp";
+import { createSandboxedWorkspace, type SandboxedWorkspace } from "@gantry/sandbox";
+import { createLocalWorkspace } from "@gantry/tools";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import type { SandboxedWorkspace } from "../src/index.js";
-import { makePlace, type Place, removePlace, sandboxed } from "./helpers.js";
+import { McpServerConnection } from "../src/index.js";
 
 const require = createRequire(import.meta.url);
 const manifest = require.resolve("@modelcontextprotocol/server-filesystem/package.json");
 const { bin } = require(manifest) as { bin: Record<string, string> };
 const FILESYSTEM_BIN = join(dirname(manifest), Object.values(bin)[0] ?? "");
 
+/** A real project folder, home, temp folder and a folder outside them all, removed afterwards. */
+interface Place {
+	root: string;
+	project: string;
+	home: string;
+	temp: string;
+	outside: string;
+}
+
 let place: Place;
 let workspace: SandboxedWorkspace | undefined;
 let connection: McpServerConnection | undefined;
 
 beforeEach(async () => {
-	place = await makePlace();
+	const root = await realpath(await mkdtemp(join(tmpdir(), "gantry-mcp-sandbox-")));
+	place = {
+		root,
+		project: join(root, "project"),
+		home: join(root, "home"),
+		temp: join(root, "temp"),
+		outside: join(root, "outside"),
+	};
+	await Promise.all([place.project, place.home, place.temp, place.outside].map((folder) => mkdir(folder)));
 });
 
 afterEach(async () => {
@@ -24,7 +43,7 @@ afterEach(async () => {
 	connection = undefined;
 	await workspace?.close();
 	workspace = undefined;
-	await removePlace(place);
+	await rm(place.root, { recursive: true, force: true });
 });
 
 /** The official filesystem server, serving the project and the outside folder. */
@@ -38,10 +57,12 @@ function filesystemServer(sandbox: boolean | undefined) {
 
 describe('an MCP stdio server with "sandbox": true', () => {
 	it("runs in the session's sandbox: it writes in the project, not outside it, whatever it was told to serve", async () => {
-		workspace = await sandboxed(place);
+		const local = createLocalWorkspace(place.project, { tempDir: place.temp, home: place.home });
+		workspace = await createSandboxedWorkspace(local, { enabled: true });
+		const sandboxedWorkspace = workspace;
 		connection = new McpServerConnection("files", filesystemServer(true), {
 			cwd: place.project,
-			sandboxCommand: (command, args) => (workspace as SandboxedWorkspace).sandboxCommand(command, args),
+			sandboxCommand: (command, args) => sandboxedWorkspace.sandboxCommand(command, args),
 		});
 		await connection.start();
 		expect((await connection.settled()).state).toBe("ready");
