@@ -57,6 +57,7 @@ export {
 	loadTranscript,
 	Transcript,
 	type TranscriptEntry,
+	type TranscriptExecution,
 	type TranscriptHeader,
 	type TranscriptMessageEntry,
 	type TranscriptToolsEntry,

@@ -2,6 +2,7 @@ import { randomUUID } from "node:crypto";
 import { appendFileSync, existsSync, mkdirSync, readFileSync } from "node:fs";
 import { dirname } from "node:path";
 import type { AgentMessage } from "@gantry/agent";
+import type { AssistantMessage } from "@gantry/ai";
 
 export const TRANSCRIPT_VERSION = 1;
 
@@ -17,9 +18,15 @@ export interface TranscriptHeader {
 export interface TranscriptMessageEntry {
 	type: "message";
 	message: AgentMessage;
-	/** On a tool result: the arguments the tool ran with (after validation and the `tool_call` handlers). */
+	/**
+	 * On a tool result that ran: `"as-called"` when it ran with the arguments of its tool call in the
+	 * assistant message before it (they are not written again), `"changed"` when validation or a
+	 * `tool_call` handler changed them (`executedArguments` holds what ran).
+	 */
+	executed?: "as-called" | "changed";
+	/** With `executed: "changed"`: the arguments the tool ran with. (Older files wrote it on every result.) */
 	executedArguments?: unknown;
-	/** On a tool result whose executed arguments differ: the arguments the model sent. */
+	/** Written only by older versions, beside `executedArguments`: the model's arguments when they differed. */
 	modelArguments?: unknown;
 }
 /** A change of the active tool set. */
@@ -30,11 +37,21 @@ export interface TranscriptToolsEntry {
 }
 export type TranscriptEntry = TranscriptHeader | TranscriptMessageEntry | TranscriptToolsEntry;
 
+/** What a model-issued tool call ran with, as `loadTranscript` rebuilds it. */
+export interface TranscriptExecution {
+	/** The arguments the tool ran with. */
+	executedArguments: unknown;
+	/** The arguments the model sent (from the assistant message), undefined when that message is missing. */
+	modelArguments: unknown;
+}
+
 export interface LoadedTranscript {
 	header: TranscriptHeader;
 	messages: AgentMessage[];
 	/** The active tool names after replaying every `tools` entry, or undefined when none was written. */
 	activeToolNames: string[] | undefined;
+	/** The tool calls that ran, by tool call id, with the arguments they ran with and the model's. */
+	executions: Map<string, TranscriptExecution>;
 	/** Lines that could not be read (a torn last line is expected after a crash). */
 	skippedLines: number;
 }
@@ -47,6 +64,8 @@ export interface LoadedTranscript {
 export class Transcript {
 	readonly path: string;
 	readonly header: TranscriptHeader;
+	/** The JSON of each tool call's arguments as written in its assistant message, until its result is written. */
+	readonly #calledArguments = new Map<string, string>();
 
 	private constructor(path: string, header: TranscriptHeader) {
 		this.path = path;
@@ -76,16 +95,33 @@ export class Transcript {
 		appendFileSync(this.path, `${JSON.stringify(entry)}\n`, { mode: 0o600 });
 	}
 
-	/** Appends a message; for a tool result that ran, with the arguments it ran with (see the entry type). */
+	/**
+	 * Appends a message; for a tool result that ran, whether it ran with the arguments its tool call holds
+	 * (written once, in the assistant message) or with changed ones (written here).
+	 */
 	appendMessage(message: AgentMessage, execution?: { executedArguments: unknown; modelArguments: unknown }): void {
 		const entry: TranscriptMessageEntry = { type: "message", message };
-		if (execution !== undefined) {
-			entry.executedArguments = execution.executedArguments;
-			if (JSON.stringify(execution.executedArguments) !== JSON.stringify(execution.modelArguments)) {
-				entry.modelArguments = execution.modelArguments;
+		if (message.role === "assistant") this.#noteToolCalls(message as AssistantMessage);
+		if (message.role === "toolResult") {
+			const id = (message as { toolCallId: string }).toolCallId;
+			const called = this.#calledArguments.get(id) ?? JSON.stringify(execution?.modelArguments);
+			this.#calledArguments.delete(id);
+			if (execution !== undefined) {
+				if (JSON.stringify(execution.executedArguments) === called) entry.executed = "as-called";
+				else {
+					entry.executed = "changed";
+					entry.executedArguments = execution.executedArguments;
+				}
 			}
 		}
 		this.append(entry);
+	}
+
+	#noteToolCalls(message: AssistantMessage): void {
+		if (!Array.isArray(message.content)) return;
+		for (const block of message.content) {
+			if (block.type === "toolCall") this.#calledArguments.set(block.id, JSON.stringify(block.arguments));
+		}
 	}
 
 	appendToolChange(previous: readonly string[], next: readonly string[]): void {
@@ -103,6 +139,8 @@ export function loadTranscript(path: string): LoadedTranscript {
 	let header: TranscriptHeader | undefined;
 	const messages: AgentMessage[] = [];
 	let active: string[] | undefined;
+	const called = new Map<string, unknown>();
+	const executions = new Map<string, TranscriptExecution>();
 	let skippedLines = 0;
 	for (const line of lines) {
 		if (line.trim() === "") continue;
@@ -114,8 +152,10 @@ export function loadTranscript(path: string): LoadedTranscript {
 			continue;
 		}
 		if (entry.type === "session") header ??= entry;
-		else if (entry.type === "message") messages.push(entry.message);
-		else if (entry.type === "tools") {
+		else if (entry.type === "message") {
+			messages.push(entry.message);
+			noteExecution(entry, called, executions);
+		} else if (entry.type === "tools") {
 			const removed = new Set(entry.removed);
 			active = [...(active ?? []).filter((name) => !removed.has(name)), ...entry.added];
 		}
@@ -123,5 +163,32 @@ export function loadTranscript(path: string): LoadedTranscript {
 	if (!header) {
 		throw new Error(`${path} is not a Gantry transcript: its first line is not a session header`);
 	}
-	return { header, messages, activeToolNames: active, skippedLines };
+	return { header, messages, activeToolNames: active, executions, skippedLines };
+}
+
+/** Rebuilds what a tool result ran with: from its entry when written there, else from its tool call. */
+function noteExecution(
+	entry: TranscriptMessageEntry,
+	called: Map<string, unknown>,
+	executions: Map<string, TranscriptExecution>,
+): void {
+	const message = entry.message as { role?: unknown; content?: unknown; toolCallId?: unknown };
+	if (message.role === "assistant" && Array.isArray(message.content)) {
+		for (const block of message.content as { type?: unknown; id?: unknown; arguments?: unknown }[]) {
+			if (block?.type === "toolCall" && typeof block.id === "string") called.set(block.id, block.arguments);
+		}
+		return;
+	}
+	if (message.role !== "toolResult" || typeof message.toolCallId !== "string") return;
+	const id = message.toolCallId;
+	const modelArguments = called.get(id);
+	called.delete(id);
+	if (entry.executed === "as-called") executions.set(id, { executedArguments: modelArguments, modelArguments });
+	else if (entry.executed === "changed" || entry.executedArguments !== undefined) {
+		// Older files wrote `executedArguments` on every result, and `modelArguments` when they differed.
+		executions.set(id, {
+			executedArguments: entry.executedArguments,
+			modelArguments: entry.modelArguments ?? modelArguments,
+		});
+	}
 }

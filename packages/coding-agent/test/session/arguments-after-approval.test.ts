@@ -1,7 +1,11 @@
+import { readFileSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import type { AgentToolResult } from "@gantry/agent";
 import { createFauxModel } from "@gantry/ai";
-import type { Extension } from "@gantry/extensions";
+import { defineTool, type Extension, type ToolDefinition } from "@gantry/extensions";
+import { Type } from "@sinclair/typebox";
 import { describe, expect, it } from "vitest";
-import { createAgentSession } from "../../src/index.js";
+import { createAgentSession, loadTranscript } from "../../src/index.js";
 import { echoTool, textOf, toolResults, withTempDir } from "./helpers.js";
 
 /** A policy that blocks any echo whose text mentions "evil", recording what it judged. */
@@ -154,46 +158,137 @@ describe("the policy judges the arguments that run, whatever the load order", ()
 		}));
 });
 
-describe("the transcript records the arguments that ran", () => {
-	it("writes the executed arguments, and the model's when a handler changed them", () =>
-		withTempDir(async (cwd) => {
-			const { readFileSync } = await import("node:fs");
-			const { join } = await import("node:path");
-			const echo = echoTool("echo");
-			const model = createFauxModel([
-				{
-					toolCalls: [
-						{ id: "kept", name: "echo", arguments: { text: "same" } },
-						{ id: "changed", name: "echo", arguments: { text: "before" } },
-					],
-				},
-				{ text: "ok" },
-			]);
-			const rewriter: Extension = (api) =>
-				api.on("tool_call", (event) => {
-					if (event.toolCallId === "changed") event.input.text = "after";
-				});
-			const session = await createAgentSession({
-				cwd,
-				model,
-				noTools: "all",
-				customTools: [echo.definition],
-				extensions: [rewriter],
-				sessionFile: "session.jsonl",
+describe("the transcript records the arguments that ran, once", () => {
+	/** Records what it got and answers with its length only, so the result does not repeat the argument. */
+	function lengthTool() {
+		const calls: string[] = [];
+		const definition = defineTool({
+			name: "echo",
+			label: "echo",
+			description: "Measures text",
+			parameters: Type.Object({ text: Type.String() }),
+			annotations: { readOnlyHint: true },
+			async execute(_id, params): Promise<AgentToolResult> {
+				calls.push(params.text);
+				return { content: [{ type: "text", text: String(params.text.length) }] };
+			},
+		});
+		return { definition: definition as unknown as ToolDefinition, calls };
+	}
+
+	async function recordedRun(cwd: string, calls: { id: string; text: string }[], rewrite: Record<string, string>) {
+		const echo = lengthTool();
+		const model = createFauxModel([
+			{ toolCalls: calls.map(({ id, text }) => ({ id, name: "echo", arguments: { text } })) },
+			{ text: "ok" },
+		]);
+		const rewriter: Extension = (api) =>
+			api.on("tool_call", (event) => {
+				const replacement = rewrite[event.toolCallId];
+				if (replacement !== undefined) event.input.text = replacement;
 			});
-			await session.prompt("go");
-			await session.dispose();
-			const entries = readFileSync(join(cwd, "session.jsonl"), "utf8")
-				.trim()
-				.split("\n")
-				.map((line) => JSON.parse(line));
-			const results = entries.filter((entry) => entry.type === "message" && entry.message.role === "toolResult");
-			expect(results.map((entry) => [entry.message.toolCallId, entry.executedArguments, entry.modelArguments])).toEqual(
+		const sessionFile = join(cwd, "session.jsonl");
+		const session = await createAgentSession({
+			cwd,
+			model,
+			noTools: "all",
+			customTools: [echo.definition],
+			extensions: [rewriter],
+			sessionFile,
+		});
+		await session.prompt("go");
+		await session.dispose();
+		const text = readFileSync(sessionFile, "utf8");
+		const entries = text
+			.trim()
+			.split("\n")
+			.map((line) => JSON.parse(line));
+		return { echo, sessionFile, text, entries };
+	}
+
+	it("writes the arguments only in the assistant message when they ran unchanged, and the changed ones beside the result", () =>
+		withTempDir(async (cwd) => {
+			const { echo, sessionFile, entries } = await recordedRun(
+				cwd,
 				[
-					["kept", { text: "same" }, undefined],
-					["changed", { text: "after" }, { text: "before" }],
+					{ id: "kept", text: "same" },
+					{ id: "changed", text: "before" },
 				],
+				{ changed: "after" },
 			);
+			const results = entries.filter((entry) => entry.type === "message" && entry.message.role === "toolResult");
+			expect(
+				results.map((entry) => [
+					entry.message.toolCallId,
+					entry.executed,
+					entry.executedArguments,
+					entry.modelArguments,
+				]),
+			).toEqual([
+				["kept", "as-called", undefined, undefined],
+				["changed", "changed", { text: "after" }, undefined],
+			]);
 			expect(echo.calls).toEqual(["same", "after"]);
+			const loaded = loadTranscript(sessionFile);
+			expect(Object.fromEntries(loaded.executions)).toEqual({
+				kept: { executedArguments: { text: "same" }, modelArguments: { text: "same" } },
+				changed: { executedArguments: { text: "after" }, modelArguments: { text: "before" } },
+			});
+		}));
+
+	it("stores a 1 MB argument once, and a 1 MB argument changed after approval once more, as it ran", () =>
+		withTempDir(async (cwd) => {
+			const big = `big-${"x".repeat(1024 * 1024)}`;
+			const changedTo = `changed-${"y".repeat(1024 * 1024)}`;
+			const { echo, sessionFile, text } = await recordedRun(
+				cwd,
+				[
+					{ id: "big", text: big },
+					{ id: "rewritten", text: "small" },
+				],
+				{ rewritten: changedTo },
+			);
+			expect(echo.calls).toEqual([big, changedTo]);
+			expect(text.split(big).length - 1).toBe(1);
+			expect(text.split(changedTo).length - 1).toBe(1);
+			// Both big strings once each, plus the rest of the file (far less than another megabyte).
+			expect(text.length).toBeLessThan(big.length + changedTo.length + 64 * 1024);
+			const loaded = loadTranscript(sessionFile);
+			expect(loaded.executions.get("big")).toEqual({ executedArguments: { text: big }, modelArguments: { text: big } });
+			expect(loaded.executions.get("rewritten")).toEqual({
+				executedArguments: { text: changedTo },
+				modelArguments: { text: "small" },
+			});
+		}));
+
+	it("reads the older format, which wrote the executed arguments on every result", () =>
+		withTempDir(async (cwd) => {
+			const file = join(cwd, "old.jsonl");
+			const header = { type: "session", version: 1, id: "x", cwd, createdAt: new Date().toISOString() };
+			const assistant = {
+				role: "assistant",
+				content: [
+					{ type: "toolCall", id: "a", name: "echo", arguments: { text: "one" } },
+					{ type: "toolCall", id: "b", name: "echo", arguments: { text: "two" } },
+				],
+			};
+			const result = (id: string) => ({
+				role: "toolResult",
+				toolCallId: id,
+				toolName: "echo",
+				content: [],
+				isError: false,
+			});
+			const lines = [
+				header,
+				{ type: "message", message: assistant },
+				{ type: "message", message: result("a"), executedArguments: { text: "one" } },
+				{ type: "message", message: result("b"), executedArguments: { text: "2" }, modelArguments: { text: "two" } },
+			];
+			writeFileSync(file, `${lines.map((line) => JSON.stringify(line)).join("\n")}\n`);
+			expect(Object.fromEntries(loadTranscript(file).executions)).toEqual({
+				a: { executedArguments: { text: "one" }, modelArguments: { text: "one" } },
+				b: { executedArguments: { text: "2" }, modelArguments: { text: "two" } },
+			});
 		}));
 });
