@@ -117,7 +117,9 @@ async function runSessionIn(
 	// A remote folder's sessions are kept apart from a local folder of the same path.
 	const sessionKey = workspace ? `${workspace.label}${cwd}` : cwd;
 	const { session, pickFrom } = options.noSession ? {} : chooseSession(options, sessionKey, mode);
-	const selected = selectModel(options, io.env);
+	// Settings' `model` and `provider` are the folder's (or the user's) defaults; flags win.
+	const { settingsModelDefaults, withSettingsDefaults } = await import("./settings-model.js");
+	const selected = selectModel(withSettingsDefaults(options, await settingsModelDefaults(cwd, workspace)), io.env);
 	requireApiKey(selected);
 	// Full-output files stay with the session; with --no-session in a temp folder that is kept too.
 	pruneOutputFolders(sessionsRoot());

@@ -5,6 +5,7 @@ import { selectModel } from "../model-selection.js";
 import { policyOptionsOf, readRunPermissions } from "../permission-settings.js";
 import { untrustedNotice } from "../project-requests.js";
 import { openSession } from "../session-factory.js";
+import { settingsModelDefaults, withSettingsDefaults } from "../settings-model.js";
 import { formatToolTable, listTools } from "../tool-list.js";
 import { trustFolder } from "../trust.js";
 import { themeFor } from "../tui/theme.js";
@@ -23,8 +24,8 @@ export async function runToolsCommand(
 	stderr: NodeJS.WriteStream,
 ): Promise<number> {
 	const cwd = resolveWorkingFolder(options.cwd);
-	const { model } = selectModel(options);
 	if (options.trust) await trustFolder({ cwd });
+	const { model } = selectModel(withSettingsDefaults(options, await settingsModelDefaults(cwd)));
 	const run = await readRunPermissions(options, { cwd });
 	const untrusted = await untrustedNotice(run, { cwd });
 	if (untrusted !== undefined) stderr.write(`gantry: ${untrusted}\n`);
