@@ -1,4 +1,5 @@
 // @gantry/mcp public API: McpServerConfig, McpServerSettings, McpToolSettings, McpConfig, DEFAULT_MCP_TIMEOUT_MS,
+// DEFAULT_MCP_START_TIMEOUT_MS,
 // loadMcpConfig, LoadMcpConfigOptions, parseMcpConfig, createMcpExtension, McpExtension, McpExtensionOptions,
 // McpServerSummary, McpServerStatus, describeMcpStatus, McpServerConnection, McpServerConnectionOptions,
 // McpCallOptions, McpTool, mapMcpResult, McpCallResult, McpContentBlock, McpToolResultDetails, mcpToolNames,
@@ -30,6 +31,7 @@ export type { McpSandboxCommand } from "./client/transports.js";
 export { type LoadMcpConfigOptions, loadMcpConfig } from "./config/load-config.js";
 export { parseMcpConfig } from "./config/parse-config.js";
 export {
+	DEFAULT_MCP_START_TIMEOUT_MS,
 	DEFAULT_MCP_TIMEOUT_MS,
 	type McpConfig,
 	type McpServerConfig,

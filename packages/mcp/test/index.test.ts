@@ -5,6 +5,7 @@ import * as api from "../src/index.js";
 describe("@gantry/mcp surface", () => {
 	test("exports exactly these runtime names", () => {
 		expect(Object.keys(api).sort()).toEqual([
+			"DEFAULT_MCP_START_TIMEOUT_MS",
 			"DEFAULT_MCP_TIMEOUT_MS",
 			"GantryMcpError",
 			"McpServerConnection",

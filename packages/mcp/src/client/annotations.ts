@@ -9,25 +9,25 @@ export interface McpToolAnnotations {
 	openWorldHint?: unknown;
 }
 
+const HINTS = ["readOnlyHint", "destructiveHint", "idempotentHint", "openWorldHint"] as const;
+
 /**
- * The annotations Gantry gives an MCP tool. They are hints from a server nobody vetted, so only what
- * cannot loosen the permission policy is taken at face value: the tool is read-only only when the user
- * says so (`readOnly` in its settings) or, without a word from the user, when the server says
- * `readOnlyHint: true`. A tool that is not read-only never counts as closed-world-and-harmless (the
- * `destructiveHint: false` + `openWorldHint: false` pair is dropped), so it needs approval.
+ * The annotations Gantry gives an MCP tool: the server's hints exactly as it sent them (every boolean
+ * kept, `destructiveHint: false` included; values that are not booleans left out), marked
+ * `hintTrust: "readOnlyHint"` because they come from a program nobody vetted — the permission policy
+ * then lets only `readOnlyHint: true` run a call without asking. The user's `readOnly` setting for the
+ * tool, when given, replaces the server's `readOnlyHint`.
  */
 export function trustedAnnotations(
 	hints: McpToolAnnotations | undefined,
 	userReadOnly: boolean | undefined,
 ): ToolAnnotations {
-	const readOnly = userReadOnly ?? hints?.readOnlyHint === true;
-	const annotations: ToolAnnotations = { readOnlyHint: readOnly };
-	if (typeof hints?.idempotentHint === "boolean") annotations.idempotentHint = hints.idempotentHint;
-	if (readOnly) {
-		if (typeof hints?.openWorldHint === "boolean") annotations.openWorldHint = hints.openWorldHint;
-		return annotations;
+	const annotations: ToolAnnotations = {};
+	for (const hint of HINTS) {
+		const value = hints?.[hint];
+		if (typeof value === "boolean") annotations[hint] = value;
 	}
-	annotations.destructiveHint = hints?.destructiveHint !== false;
-	annotations.openWorldHint = hints?.openWorldHint !== false || annotations.destructiveHint === false;
+	if (userReadOnly !== undefined) annotations.readOnlyHint = userReadOnly;
+	annotations.hintTrust = "readOnlyHint";
 	return annotations;
 }

@@ -59,7 +59,8 @@ function withdrawalReason(connection: McpServerConnection): string {
 /**
  * An extension that registers the tools of the configured MCP servers as `mcp__<server>__<tool>`.
  * Servers start in the background, in parallel, when the extension is added; their tools appear when
- * they are ready (so a session's start never waits), follow `tools/list_changed`, and are withdrawn
+ * they are ready (a session's start never waits; its model requests and calls to a connecting server's
+ * tool names do, up to the server's `startTimeoutMs`), follow `tools/list_changed`, and are withdrawn
  * when a server fails or closes (calls to them then get a clear error result). The servers are closed
  * when the last session the extension was added to is disposed (`session_shutdown`), or by `close()`.
  */
@@ -140,9 +141,26 @@ export function createMcpExtension(config: McpConfig, options: McpExtensionOptio
 			transport: "command" in connection.settings ? "stdio" : "http",
 		}));
 
+	/** The servers still connecting that may own `toolName` (`mcp__<server part>__…`). */
+	const connectingOwners = (toolName: string): McpServerConnection[] =>
+		connections.filter(
+			(connection) =>
+				connection.status.state === "connecting" &&
+				toolName.startsWith(`mcp__${parts.get(connection.name) ?? connection.name}__`),
+		);
+
 	let started = false;
 	const extension = ((api: ExtensionAPI) => {
 		apis.push(api);
+		// A prompt sent right after the session started must see the servers still connecting: each model
+		// request, and each call to a connecting server's tool name, waits for them (bounded by each server's
+		// `startTimeoutMs` from its start, so only the first requests ever wait).
+		api.on("turn_start", async (_event, ctx) => {
+			await Promise.all(connections.map((connection) => connection.startWait(ctx.signal)));
+		});
+		api.on("tool_execution_start", async (event, ctx) => {
+			await Promise.all(connectingOwners(event.toolName).map((connection) => connection.startWait(ctx.signal)));
+		});
 		// The servers live as long as the sessions that use them: the last one to end closes them.
 		api.on("session_shutdown", async () => {
 			const index = apis.indexOf(api);

@@ -7,7 +7,7 @@ import {
 	type Tool as McpTool,
 	ToolListChangedNotificationSchema,
 } from "@modelcontextprotocol/sdk/types.js";
-import { DEFAULT_MCP_TIMEOUT_MS, type McpServerSettings } from "../config/types.js";
+import { DEFAULT_MCP_START_TIMEOUT_MS, DEFAULT_MCP_TIMEOUT_MS, type McpServerSettings } from "../config/types.js";
 import { errorMessage, GantryMcpError } from "../errors.js";
 import { PACKAGE_NAME, PACKAGE_VERSION } from "../package-info.js";
 import type { McpCallResult } from "./result-mapping.js";
@@ -61,6 +61,7 @@ export class McpServerConnection {
 	#listing: Promise<void> = Promise.resolve();
 	#lastProtocolError: string | undefined;
 	#pid: number | undefined;
+	#startedAt: number | undefined;
 
 	constructor(name: string, settings: McpServerSettings, options: McpServerConnectionOptions) {
 		this.name = name;
@@ -98,11 +99,39 @@ export class McpServerConnection {
 		return this.settings.timeoutMs ?? DEFAULT_MCP_TIMEOUT_MS;
 	}
 
+	/** How long a session waits for the server while it starts (`startTimeoutMs`, default 10 s). */
+	get startTimeoutMs(): number {
+		return this.settings.startTimeoutMs ?? DEFAULT_MCP_START_TIMEOUT_MS;
+	}
+
 	/** Connects and lists the tools. Never rejects: failure is the `failed` status. Idempotent. */
 	start(): Promise<void> {
 		if (this.settings.disabled === true) return Promise.resolve();
+		this.#startedAt ??= Date.now();
 		this.#started ??= this.#connect();
 		return this.#started;
+	}
+
+	/**
+	 * Waits while the server is still connecting, but never past `startTimeoutMs` after `start()` (so only
+	 * the first requests of a session wait, and a server that hangs delays them once), nor past `signal`.
+	 * Resolves with the status at that moment; a server not started yet is not waited for.
+	 */
+	async startWait(signal?: AbortSignal): Promise<McpServerStatus> {
+		if (this.#status.state !== "connecting" || this.#startedAt === undefined || signal?.aborted) return this.#status;
+		const left = this.#startedAt + this.startTimeoutMs - Date.now();
+		if (left <= 0) return this.#status;
+		let timer: NodeJS.Timeout | undefined;
+		let onAbort: (() => void) | undefined;
+		const stop = new Promise<void>((resolve) => {
+			timer = setTimeout(resolve, left);
+			onAbort = resolve;
+			signal?.addEventListener("abort", onAbort, { once: true });
+		});
+		await Promise.race([this.#started, stop]);
+		clearTimeout(timer);
+		if (onAbort !== undefined) signal?.removeEventListener("abort", onAbort);
+		return this.#status;
 	}
 
 	/**

@@ -38,6 +38,8 @@ function parseServer(entry: unknown, where: string): McpServerSettings {
 	checkExposure(entry.exposure, where, "exposure");
 	if (entry.timeoutMs !== undefined && !(typeof entry.timeoutMs === "number" && entry.timeoutMs > 0))
 		fail(where, `"timeoutMs" must be a positive number of milliseconds`);
+	if (entry.startTimeoutMs !== undefined && !(typeof entry.startTimeoutMs === "number" && entry.startTimeoutMs >= 0))
+		fail(where, `"startTimeoutMs" must be a number of milliseconds (0 or more)`);
 	if (entry.disabled !== undefined && typeof entry.disabled !== "boolean")
 		fail(where, `"disabled" must be true or false`);
 	if (entry.tools !== undefined) {

@@ -43,6 +43,12 @@ export type McpServerSettings = McpServerConfig & {
 	tools?: Record<string, McpToolSettings>;
 	/** Per call, in milliseconds; every progress notification restarts it. Default 60 000. */
 	timeoutMs?: number;
+	/**
+	 * How long, in milliseconds from the server's start, a session's model requests and calls to this
+	 * server's tools wait for it while it is still connecting (after that they go on without it; the server
+	 * may still become ready later). Default 10 000.
+	 */
+	startTimeoutMs?: number;
 	/** Leaves the server out without deleting its entry. */
 	disabled?: boolean;
 };
@@ -54,3 +60,6 @@ export interface McpConfig {
 
 /** The default per-call timeout. */
 export const DEFAULT_MCP_TIMEOUT_MS = 60_000;
+
+/** The default bound on how long a session waits for a server that is still starting. */
+export const DEFAULT_MCP_START_TIMEOUT_MS = 10_000;
