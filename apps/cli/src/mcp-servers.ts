@@ -1,6 +1,6 @@
 import { posix } from "node:path";
 import type { AgentSession } from "@gantry/coding-agent";
-import { createMcpExtension, loadMcpConfig, type McpExtension } from "@gantry/mcp";
+import { createMcpExtension, loadMcpConfig, type McpExtension, type McpServerStatus } from "@gantry/mcp";
 import type { Workspace } from "@gantry/tools";
 import { CliError } from "./errors.js";
 
@@ -15,6 +15,40 @@ export interface LoadMcpServersOptions {
 	home?: string;
 	/** Whether `<cwd>/.mcp.json` is read. Default: true; false over `--ssh`. */
 	project?: boolean;
+	/** Gets one line for each server that fails (could not start, or stopped later). Default: nowhere. */
+	onFailure?: (message: string) => void;
+}
+
+const MAX_REASON = 300;
+
+/** One line of at most `MAX_REASON` characters. */
+function oneLine(text: string): string {
+	const flat = text.replace(/\s*\n\s*/g, " ").trim();
+	return flat.length > MAX_REASON ? `${flat.slice(0, MAX_REASON - 1)}…` : flat;
+}
+
+/**
+ * A status listener that turns each server's failure into one line naming the server and the reason
+ * (with the last line of its stderr), said once per failure: `could not start` while it was connecting,
+ * `stopped` once it had been ready.
+ */
+export function mcpFailureReporter(
+	notice: (message: string) => void,
+): (server: string, status: McpServerStatus) => void {
+	const last = new Map<string, McpServerStatus["state"]>();
+	return (server, status) => {
+		const before = last.get(server) ?? "connecting";
+		last.set(server, status.state);
+		if (status.state !== "failed" || before === "failed") return;
+		const stderr = status.stderr
+			?.split("\n")
+			.map((line) => line.trim())
+			.filter((line) => line !== "")
+			.at(-1);
+		const verb = before === "ready" ? "stopped" : "could not start";
+		const tail = stderr === undefined ? "" : ` (its stderr: ${stderr})`;
+		notice(oneLine(`MCP server "${server}" ${verb}: ${status.error}${tail}. \`gantry mcp list\` shows the servers.`));
+	};
 }
 
 /**
@@ -33,7 +67,8 @@ export async function loadMcpServers(
 		throw new CliError("session_failed", error instanceof Error ? error.message : String(error), { cause: error });
 	}
 	if (Object.keys(config.mcpServers).length === 0) return undefined;
-	return createMcpExtension(config, { cwd });
+	const onFailure = options.onFailure;
+	return createMcpExtension(config, { cwd, ...(onFailure ? { onStatus: mcpFailureReporter(onFailure) } : {}) });
 }
 
 /**

@@ -76,9 +76,10 @@ export async function openSession(setup: SessionSetup): Promise<AgentSession> {
 	}
 	if (remote) await noteRemoteMcpConfig(remote, setup.cwd, notice);
 	// The servers of .mcp.json / ~/.gantry/mcp.json start in the background; the session does not wait.
+	// A server that cannot start is one notice naming it and the reason.
 	const mcp = remote
-		? await loadMcpServers(process.cwd(), { project: false })
-		: await loadMcpServers(setup.cwd, { project: run.loaded.trusted });
+		? await loadMcpServers(process.cwd(), { project: false, onFailure: notice })
+		: await loadMcpServers(setup.cwd, { project: run.loaded.trusted, onFailure: notice });
 	const extensions: (Extension | string)[] = [
 		...options.extensions.map((path) => resolve(path)),
 		...(setup.extraExtensions ?? []),

@@ -17,14 +17,15 @@ export interface McpListArguments {
 	cwd?: string;
 }
 
-/** `gantry mcp call (--url URL | --command "CMD ARGS…") TOOL [JSON-ARGS]`. */
+/** `gantry mcp call (--url URL | --command "CMD ARGS…") [TOOL [JSON-ARGS]]`; no TOOL lists the tools. */
 export interface McpCallArguments {
 	subcommand: "call";
 	url?: string;
 	command?: string[];
 	headers: Record<string, string>;
 	timeoutMs?: number;
-	tool: string;
+	/** Undefined: list the server's tools instead of calling one. */
+	tool?: string;
 	args: Record<string, unknown>;
 }
 
@@ -100,7 +101,6 @@ function parseCall(argv: readonly string[]): McpCallArguments {
 	if ((url === undefined) === (command === undefined))
 		throw usageError('gantry mcp call needs exactly one of --url URL or --command "CMD ARGS…"');
 	const [tool, json, extra] = positionals;
-	if (tool === undefined) throw usageError("gantry mcp call needs the name of the tool to call");
 	if (extra !== undefined)
 		throw usageError(`gantry mcp call takes TOOL and one JSON argument object (got also "${extra}")`);
 	let args: unknown = {};
@@ -115,7 +115,8 @@ function parseCall(argv: readonly string[]): McpCallArguments {
 	}
 	if (typeof args !== "object" || args === null || Array.isArray(args))
 		throw usageError(`The arguments must be a JSON object like '{"path":"a.txt"}'`);
-	const parsed: McpCallArguments = { subcommand: "call", headers, tool, args: args as Record<string, unknown> };
+	const parsed: McpCallArguments = { subcommand: "call", headers, args: args as Record<string, unknown> };
+	if (tool !== undefined) parsed.tool = tool;
 	if (url !== undefined) parsed.url = url;
 	if (command !== undefined) parsed.command = command;
 	if (timeoutMs !== undefined) parsed.timeoutMs = timeoutMs;

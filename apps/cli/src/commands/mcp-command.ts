@@ -5,8 +5,9 @@ const MCP_HELP = `Usage
   gantry mcp serve [--http HOST:PORT] [--tools a,b] [--yes] [-e ext] [--cwd dir]
                                    serve Gantry's tools over MCP (stdio by default; HTTP at /mcp)
   gantry mcp list [--json]         the configured MCP servers, their status and tool counts
-  gantry mcp call (--url URL | --command "CMD ARGS…") TOOL [JSON-ARGS] [--header "K: V"] [--timeout MS]
-                                   call one tool of a server, print the MCP result as JSON (exit 1 on isError)
+  gantry mcp call (--url URL | --command "CMD ARGS…") [TOOL [JSON-ARGS]] [--header "K: V"] [--timeout MS]
+                                   call one tool of a server, print the MCP result as JSON (exit 1 on isError);
+                                   without TOOL, list the server's tools
 
 Servers are configured in .mcp.json (the project) and ~/.gantry/mcp.json (yours), e.g.
   { "mcpServers": { "files": { "command": "npx", "args": ["-y", "@modelcontextprotocol/server-filesystem", "."] } } }

@@ -97,7 +97,8 @@ export async function runInteractiveMode(setup: InteractiveSetup): Promise<numbe
 			...setup,
 			...(outputFolder !== undefined ? { outputFolder } : {}),
 			ui,
-			onNotice: (message) => notices.push(message),
+			// Before the banner the notes wait under it; later ones (an MCP server failing) show as they come.
+			onNotice: (message) => (view ? ui.notify(message, "warning") : notices.push(message)),
 			// The settings were read once, above; the session applies them as they are.
 			runPermissions: run,
 			alwaysAllow: keepAlwaysAnswers(setup, ui, allow, run.loaded.trusted),

@@ -123,6 +123,22 @@ describe("gantry mcp call", () => {
 		expect(JSON.parse(refused.stdout)).toMatchObject({ isError: true });
 	});
 
+	it("without a tool name lists the server's tools: name and the first line of each description", async () => {
+		const run = await gantry(["mcp", "call", "--command", `${process.execPath} ${ADDER}`]);
+		expect(run.stderr).toBe("");
+		expect(run.code).toBe(0);
+		const lines = run.stdout.split("\n");
+		expect(lines[0]).toMatch(/^add\s+Adds a and b\.$/);
+		expect(lines[1]).toMatch(/^refuse\s+Always fails\.$/);
+		expect(run.stdout).toContain("2 tools; call one with: gantry mcp call");
+		const served = await serveHttp(["--tools", "read,bash"]);
+		const overUrl = await gantry(["mcp", "call", "--url", served.url]);
+		expect(overUrl.code).toBe(0);
+		expect(overUrl.stdout).toMatch(/^bash\s+\S.*\nread\s+\S.*\n|^read\s+\S.*\nbash\s+\S.*\n/);
+		// Only the first line of a description: no line of the listing is longer than one tool's entry.
+		expect(overUrl.stdout.split("\n").filter((line) => line !== "")).toHaveLength(3);
+	});
+
 	it("calls gantry mcp serve over --url", async () => {
 		writeFileSync(join(workspace.project, "a.txt"), "alpha\n");
 		const server = await serveHttp([]);
