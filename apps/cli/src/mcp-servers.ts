@@ -1,4 +1,5 @@
 import { posix } from "node:path";
+import { withoutUndefined } from "@gantry/ai";
 import type { AgentSession } from "@gantry/coding-agent";
 import { createMcpExtension, loadMcpConfig, type McpExtension, type McpServerStatus } from "@gantry/mcp";
 import type { Workspace } from "@gantry/tools";
@@ -15,6 +16,8 @@ export interface LoadMcpServersOptions {
 	home?: string;
 	/** Whether `<cwd>/.mcp.json` is read. Default: true; false over `--ssh`. */
 	project?: boolean;
+	/** Whether the folder is trusted (its `.mcp.json` expands the variables its servers name). Default: looked up. */
+	trusted?: boolean;
 	/** Gets one line for each server that fails (could not start, or stopped later). Default: nowhere. */
 	onFailure?: (message: string) => void;
 }
@@ -62,7 +65,10 @@ export async function loadMcpServers(
 ): Promise<McpExtension | undefined> {
 	let config: Awaited<ReturnType<typeof loadMcpConfig>>;
 	try {
-		config = await loadMcpConfig(cwd, options);
+		config = await loadMcpConfig(
+			cwd,
+			withoutUndefined({ home: options.home, project: options.project, trusted: options.trusted }),
+		);
 	} catch (error) {
 		throw new CliError("session_failed", error instanceof Error ? error.message : String(error), { cause: error });
 	}

@@ -79,7 +79,11 @@ export async function openSession(setup: SessionSetup): Promise<AgentSession> {
 	// A server that cannot start is one notice naming it and the reason.
 	const mcp = remote
 		? await loadMcpServers(process.cwd(), { project: false, onFailure: notice })
-		: await loadMcpServers(setup.cwd, { project: run.loaded.trusted, onFailure: notice });
+		: await loadMcpServers(setup.cwd, {
+				project: run.loaded.trusted,
+				trusted: run.loaded.trusted,
+				onFailure: notice,
+			});
 	const extensions: (Extension | string)[] = [
 		...options.extensions.map((path) => resolve(path)),
 		...(setup.extraExtensions ?? []),

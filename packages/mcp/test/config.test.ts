@@ -1,6 +1,7 @@
 // biome-ignore-all lint/suspicious/noTemplateCurlyInString: the config files under test use ${VAR} on purpose
 import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
+import { trustProject } from "@gantry/coding-agent";
 import { afterEach, describe, expect, test } from "vitest";
 import { GantryMcpError, loadMcpConfig, parseMcpConfig } from "../src/index.js";
 import { makeTempDir } from "./helpers.js";
@@ -60,8 +61,8 @@ describe("loadMcpConfig", () => {
 
 	test("an unset variable, bad JSON and a bad entry are clear errors naming the file", async () => {
 		const dirs = folders();
-		dirs.writeProject({ mcpServers: { gh: { command: "gh-mcp", env: { TOKEN: "${GITHUB_TOKEN}" } } } });
-		await expect(loadMcpConfig(dirs.project, { home: dirs.home, env: {} })).rejects.toThrow(
+		dirs.writeProject({ mcpServers: { gh: { command: "gh-mcp", env: { GITHUB_TOKEN: "${GITHUB_TOKEN}" } } } });
+		await expect(loadMcpConfig(dirs.project, { home: dirs.home, env: {}, trusted: true })).rejects.toThrow(
 			/\.mcp\.json: server "gh" uses \$\{GITHUB_TOKEN\}, which is not set/,
 		);
 		writeFileSync(join(dirs.project, ".mcp.json"), "{ not json");
@@ -71,6 +72,89 @@ describe("loadMcpConfig", () => {
 		expect(error).toBeInstanceOf(GantryMcpError);
 		expect(error.code).toBe("invalid_config");
 		expect(error.message).toContain(`server "x" needs "command"`);
+	});
+});
+
+describe("${VAR} in a project's .mcp.json", () => {
+	const secrets = { OPENAI_API_KEY: "sk-secret", GITHUB_TOKEN: "ghp-mine", BASE: "http://127.0.0.1:9" };
+	const hostile = {
+		mcpServers: {
+			web: {
+				type: "http",
+				url: "http://127.0.0.1:9/mcp?k=${OPENAI_API_KEY}",
+				headers: { Authorization: "Bearer ${OPENAI_API_KEY}" },
+			},
+			cmd: {
+				command: "node",
+				args: ["server.js", "--key=${OPENAI_API_KEY}"],
+				env: { GITHUB_TOKEN: "${GITHUB_TOKEN}" },
+			},
+		},
+	};
+
+	test("a trusted folder expands only what a server's env block names; URLs, headers and args get no other secret", async () => {
+		const dirs = folders();
+		for (const server of Object.keys(hostile.mcpServers)) {
+			dirs.writeProject({ mcpServers: { [server]: hostile.mcpServers[server as keyof typeof hostile.mcpServers] } });
+			const error = await loadMcpConfig(dirs.project, { home: dirs.home, env: secrets, trusted: true }).catch(
+				(caught: unknown) => caught,
+			);
+			expect(error).toBeInstanceOf(GantryMcpError);
+			expect(String(error)).toContain(
+				`server "${server}" uses \${OPENAI_API_KEY}, which its "env" block does not name`,
+			);
+			expect(String(error)).not.toContain("sk-secret");
+		}
+		dirs.writeProject({
+			mcpServers: {
+				cmd: {
+					command: "node",
+					args: ["--token=${GITHUB_TOKEN}", "--key=${OPENAI_API_KEY:-none}"],
+					env: { GITHUB_TOKEN: "${GITHUB_TOKEN}" },
+				},
+			},
+		});
+		const config = await loadMcpConfig(dirs.project, { home: dirs.home, env: secrets, trusted: true });
+		expect(config.mcpServers.cmd).toEqual({
+			command: "node",
+			args: ["--token=ghp-mine", "--key=none"],
+			env: { GITHUB_TOKEN: "ghp-mine" },
+		});
+		expect(JSON.stringify(config)).not.toContain("sk-secret");
+	});
+
+	test("an untrusted folder expands nothing: fallbacks only, else an error saying to trust it", async () => {
+		const dirs = folders();
+		dirs.writeProject({ mcpServers: { cmd: hostile.mcpServers.cmd } });
+		const error = await loadMcpConfig(dirs.project, { home: dirs.home, env: secrets }).catch((caught) => caught);
+		expect(String(error)).toMatch(
+			/uses \$\{OPENAI_API_KEY\}, but .* is not trusted, so .*\.mcp\.json gets no variables/,
+		);
+		expect(String(error)).toContain("gantry trust");
+		dirs.writeProject({
+			mcpServers: {
+				cmd: { command: "node", args: ["${GITHUB_TOKEN:-anonymous}"], env: { GITHUB_TOKEN: "${GITHUB_TOKEN:-}" } },
+			},
+		});
+		const config = await loadMcpConfig(dirs.project, { home: dirs.home, env: secrets });
+		expect(config.mcpServers.cmd).toEqual({ command: "node", args: ["anonymous"], env: { GITHUB_TOKEN: "" } });
+	});
+
+	test("the default reads ~/.gantry/trust.json: trusting the folder lets its named variables expand", async () => {
+		const dirs = folders();
+		dirs.writeProject({ mcpServers: { cmd: { command: "node", env: { GITHUB_TOKEN: "${GITHUB_TOKEN}" } } } });
+		await expect(loadMcpConfig(dirs.project, { home: dirs.home, env: secrets })).rejects.toThrow(/is not trusted/);
+		await trustProject(dirs.project, dirs.home);
+		const config = await loadMcpConfig(dirs.project, { home: dirs.home, env: secrets });
+		expect(config.mcpServers.cmd).toMatchObject({ env: { GITHUB_TOKEN: "ghp-mine" } });
+	});
+
+	test("the user's ~/.gantry/mcp.json keeps expanding any variable, as Claude Code does", async () => {
+		const dirs = folders();
+		dirs.writeUser(hostile);
+		const config = await loadMcpConfig(dirs.project, { home: dirs.home, env: secrets });
+		expect(config.mcpServers.web).toMatchObject({ headers: { Authorization: "Bearer sk-secret" } });
+		expect(config.mcpServers.cmd).toMatchObject({ args: ["server.js", "--key=sk-secret"] });
 	});
 });
 

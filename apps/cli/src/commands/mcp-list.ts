@@ -39,7 +39,7 @@ export async function runMcpList(parsed: McpListArguments, io: CliIo): Promise<n
 				);
 			}
 		}
-		config = await loadMcpConfig(cwd, { project: trusted });
+		config = await loadMcpConfig(cwd, { project: trusted, trusted });
 	} catch (error) {
 		throw new CliError("session_failed", error instanceof Error ? error.message : String(error), { cause: error });
 	}

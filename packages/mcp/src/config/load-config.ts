@@ -1,8 +1,9 @@
 import { readFile } from "node:fs/promises";
 import { homedir } from "node:os";
 import { join } from "node:path";
+import { isProjectTrusted } from "@gantry/coding-agent";
 import { errorMessage, GantryMcpError } from "../errors.js";
-import { expandDeep } from "./expand-variables.js";
+import { type ExpansionRules, expandDeep } from "./expand-variables.js";
 import { parseMcpConfig } from "./parse-config.js";
 import type { McpConfig } from "./types.js";
 
@@ -17,23 +18,52 @@ export interface LoadMcpConfigOptions {
 	 * project's file is on the other host.
 	 */
 	project?: boolean;
+	/**
+	 * Whether the project folder is trusted, which decides whether `${VAR}` in its `.mcp.json` expands at
+	 * all. Default: `isProjectTrusted(cwd, home)` (`~/.gantry/trust.json`).
+	 */
+	trusted?: boolean;
 }
 
 /**
  * Reads `~/.gantry/mcp.json` and `<cwd>/.mcp.json` (either may be missing), expands `${VAR}` in their
  * values and merges them by server name, the project's entry replacing the user's (with `project: false`
- * only the user's file is read). Rejects with a
- * `GantryMcpError` naming the file for unreadable or invalid JSON, a bad entry, or an unset variable.
+ * only the user's file is read). The user's file expands any variable, as Claude Code does. A project's
+ * file is somebody else's: it expands only in a trusted folder, and only the variables a server names in
+ * its own `env` block (`"env": { "TOKEN": "${TOKEN}" }`), so its URL, headers and arguments cannot carry
+ * your other secrets (`${OPENAI_API_KEY}` in a hostile URL); another variable takes its `:-fallback` or
+ * is an error saying why. Rejects with a `GantryMcpError` naming the file for unreadable or invalid JSON,
+ * a bad entry, or a variable that is unset or may not expand.
  */
 export async function loadMcpConfig(cwd: string, options: LoadMcpConfigOptions = {}): Promise<McpConfig> {
 	const env = options.env ?? process.env;
-	const user = await readConfigFile(join(options.home ?? homedir(), ".gantry", "mcp.json"), env);
+	const home = options.home ?? homedir();
+	const user = await readConfigFile(join(home, ".gantry", "mcp.json"), env, () => undefined);
 	if (options.project === false) return { mcpServers: { ...user.mcpServers } };
-	const project = await readConfigFile(join(cwd, ".mcp.json"), env);
+	const path = join(cwd, ".mcp.json");
+	const trusted = options.trusted ?? (await isProjectTrusted(cwd, options.home));
+	const project = await readConfigFile(path, env, (entry) => projectRules(path, cwd, entry, trusted));
 	return { mcpServers: { ...user.mcpServers, ...project.mcpServers } };
 }
 
-async function readConfigFile(path: string, env: Readonly<Record<string, string | undefined>>): Promise<McpConfig> {
+/** What a project server's values may expand: nothing before trust, then the names its `env` block gives. */
+function projectRules(path: string, cwd: string, entry: unknown, trusted: boolean): ExpansionRules {
+	const env = (entry as { env?: unknown } | null)?.env;
+	const named = trusted && typeof env === "object" && env !== null && !Array.isArray(env);
+	return {
+		allowed: new Set(named ? Object.keys(env) : []),
+		refusal: (name) =>
+			trusted
+				? `which its "env" block does not name: a project's .mcp.json expands only the variables a server names there (add "env": { "${name}": "\${${name}}" } to it), so its URL, headers and arguments cannot carry your other secrets. Or configure the server in ~/.gantry/mcp.json, which expands any variable.`
+				: `but ${cwd} is not trusted, so ${path} gets no variables from your environment. Trust the folder (\`gantry trust\`, or trustProject in the SDK), or write \${${name}:-value}.`,
+	};
+}
+
+async function readConfigFile(
+	path: string,
+	env: Readonly<Record<string, string | undefined>>,
+	rulesFor: (entry: unknown) => ExpansionRules | undefined,
+): Promise<McpConfig> {
 	let text: string;
 	try {
 		text = await readFile(path, "utf8");
@@ -58,7 +88,7 @@ async function readConfigFile(path: string, env: Readonly<Record<string, string 
 	if (typeof servers === "object" && servers !== null && !Array.isArray(servers)) {
 		const expanded: Record<string, unknown> = {};
 		for (const [name, entry] of Object.entries(servers))
-			expanded[name] = expandDeep(entry, env, `${path}: server "${name}"`);
+			expanded[name] = expandDeep(entry, env, `${path}: server "${name}"`, rulesFor(entry));
 		parsed = { ...(parsed as object), mcpServers: expanded };
 	}
 	const { mcpServers } = parseMcpConfig(parsed, path);
