@@ -290,6 +290,7 @@ export class AgentSession {
 			tempDir: this.tempDir,
 			registry: this.#registry,
 			getModel: () => this.agent.state.model,
+			...withoutUndefined({ grepSkips: this.permissions.searchSkips("grep", this.workspace) }),
 			activate: (names) => {
 				this.#registry.activate(names);
 				this.#applyLoadout();

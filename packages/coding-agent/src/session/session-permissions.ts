@@ -1,8 +1,10 @@
-import type { Extension } from "@gantry/extensions";
+import type { Extension, ExtensionWorkspace } from "@gantry/extensions";
 import { CodingAgentError } from "../errors.js";
+import { type CompiledPermissionRules, compilePermissionRules } from "../permissions/permission-decision.js";
 import { PermissionHints } from "../permissions/permission-hints.js";
 import { permissionModeOf } from "../permissions/permission-modes.js";
 import { createPermissionPolicy } from "../permissions/permission-policy.js";
+import { type SearchSkipPaths, searchSkipPaths } from "../permissions/search-skips.js";
 import type { PermissionMode } from "../settings/types.js";
 import type { AgentSessionOptions } from "./session-options.js";
 
@@ -19,6 +21,8 @@ export class SessionPermissions {
 	 */
 	readonly hints = new PermissionHints();
 	#mode: PermissionMode;
+	/** The deny and ask rules of `settings.permissions` (what folder searches leave unread). */
+	readonly #rules: CompiledPermissionRules | undefined;
 
 	/**
 	 * From the session's options: rules and `defaultMode` of `settings.permissions`, `permissionMode` over
@@ -32,6 +36,7 @@ export class SessionPermissions {
 			"createAgentSession: `permissionMode`",
 		);
 		if (options.settings === undefined && options.permissionMode === undefined) return;
+		this.#rules = compilePermissionRules([], permissions?.deny ?? [], permissions?.ask ?? []);
 		this.extension = createPermissionPolicy({
 			mode: () => this.#mode,
 			permissions: { allow: permissions?.allow ?? [], deny: permissions?.deny ?? [], ask: permissions?.ask ?? [] },
@@ -39,6 +44,15 @@ export class SessionPermissions {
 			...(options.onAlwaysAllow === undefined ? {} : { onAlwaysAllow: options.onAlwaysAllow }),
 			...(options.alwaysAllowScope === undefined ? {} : { alwaysAllowScope: options.alwaysAllowScope }),
 		});
+	}
+
+	/**
+	 * What a folder search by `toolName` (grep) in `workspace` leaves unread: the files the session's deny
+	 * and ask rules on reads cover. Undefined when there are none.
+	 */
+	searchSkips(toolName: string, workspace: ExtensionWorkspace): SearchSkipPaths | undefined {
+		if (this.#rules === undefined) return undefined;
+		return searchSkipPaths(this.#rules, toolName, { cwd: workspace.cwd, workspace });
 	}
 
 	/** How calls no rule settles are decided now (see `AgentSessionOptions.permissionMode`). */

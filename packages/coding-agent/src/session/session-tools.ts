@@ -2,6 +2,7 @@ import { withoutUndefined } from "@gantry/ai";
 import type { ToolDefinition } from "@gantry/extensions";
 import { createAllToolDefinitions, type Workspace } from "@gantry/tools";
 import { createCodemodeToolDefinition } from "../codemode/index.js";
+import type { SearchSkipPaths } from "../permissions/search-skips.js";
 import { createToolSearchToolDefinition } from "../tool-search/index.js";
 import type { AgentSessionOptions } from "./session-options.js";
 import type { ToolRegistry, ToolSource } from "./tool-registry.js";
@@ -28,6 +29,18 @@ export interface SessionToolsEnvironment {
 	getModel(): AgentSessionOptions["model"];
 	/** Adds tools to the active set (tool_search). */
 	activate(names: string[]): void;
+	/** What grep's folder searches leave unread (the session's read rules), if anything. */
+	grepSkips?: SearchSkipPaths;
+}
+
+/** Both tests: the session's rules' and one given in `toolOptions.grep`. */
+function eitherSkips(first: SearchSkipPaths | undefined, second: SearchSkipPaths | undefined) {
+	if (first === undefined || second === undefined) return first ?? second;
+	return async (root: string) => {
+		const [one, two] = await Promise.all([first(root), second(root)]);
+		if (one === undefined || two === undefined) return one ?? two;
+		return (path: string) => one(path) || two(path);
+	};
 }
 
 /** The builtin layer of the registry: the `@gantry/tools` builtins plus `codemode` and `tool_search`. */
@@ -36,8 +49,10 @@ export function createBuiltinToolSources(environment: SessionToolsEnvironment): 
 	if (options.noTools === "all") return [];
 	const sources: ToolSource[] = [];
 	if (options.noTools !== "builtin") {
+		const skipPaths = eitherSkips(environment.grepSkips, options.toolOptions?.grep?.skipPaths);
 		const builtins = createAllToolDefinitions(environment.workspace, {
 			...options.toolOptions,
+			...(skipPaths === undefined ? {} : { grep: { ...options.toolOptions?.grep, skipPaths } }),
 			tempDir: environment.tempDir,
 			model: environment.getModel,
 			autoResizeImages: options.images?.autoResize ?? true,

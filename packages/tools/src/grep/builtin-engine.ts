@@ -96,11 +96,13 @@ export async function runBuiltinEngine(
 	const { root, context, maxMatches, signal } = request;
 	const pattern = compilePattern(request);
 	throwIfAborted(signal);
+	const { skip } = request;
 	if (request.isFile) {
+		if (skip?.(basename(root))) return { files: [], skipped: 1 };
 		const lines = await searchFile(operations, root, pattern, context, maxMatches);
-		return { files: lines ? [{ path: basename(root), lines }] : [] };
+		return { files: lines ? [{ path: basename(root), lines }] : [], skipped: 0 };
 	}
-	if (pattern.never) return { files: [] };
+	if (pattern.never && skip === undefined) return { files: [], skipped: 0 };
 
 	const rules = await IgnoreRules.forRoot(root, operations, request.gitUser);
 	const filter = request.glob ? createGlobFilter(request.glob) : undefined;
@@ -108,6 +110,9 @@ export async function runBuiltinEngine(
 	const files: GrepFileResult[] = [];
 	const window: { path: string; search: Promise<GrepLine[] | undefined> }[] = [];
 	let found = 0;
+	let skipped = 0;
+	// Once the matches wanted are found, a walk with `skip` goes on only to count the files it keeps unread.
+	let counting = pattern.never;
 	const takeOldest = async () => {
 		const oldest = window.shift();
 		if (oldest === undefined) return;
@@ -119,15 +124,24 @@ export async function runBuiltinEngine(
 
 	walk: for await (const batch of walkFiles(root, withoutUndefined({ operations, rules, filter }))) {
 		for (const path of batch) {
+			if (skip?.(path)) {
+				skipped++;
+				continue;
+			}
+			if (counting) continue;
 			window.push({ path, search: searchFile(operations, `${root}/${path}`, pattern, context, maxMatches - found) });
 			if (window.length >= CONCURRENCY) {
 				await takeOldest();
-				if (found >= maxMatches) break walk;
+				if (found >= maxMatches) {
+					if (skip === undefined) break walk;
+					counting = true;
+				}
 			}
 			await slicer.pause();
 		}
+		if (counting) await slicer.pause();
 	}
 	while (window.length > 0 && found < maxMatches) await takeOldest();
 	throwIfAborted(signal);
-	return { files };
+	return { files, skipped };
 }

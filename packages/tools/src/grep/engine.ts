@@ -22,6 +22,11 @@ export interface GrepEngineRequest {
 	signal: AbortSignal | undefined;
 	/** Where the user's git settings are (`core.excludesFile`); without it only the repository's excludes apply. */
 	gitUser?: GitUserPlace;
+	/**
+	 * Files of a folder search that must stay unread (see `GrepToolOptions.skipPaths`), by their path
+	 * relative to `root`; for a single file, its name. Undefined: none.
+	 */
+	skip?: (relativePath: string) => boolean;
 }
 
 /** The lines found in one file. */
@@ -38,6 +43,11 @@ export interface GrepFileResult {
  */
 export interface GrepEngineResult {
 	files: GrepFileResult[];
+	/**
+	 * Files `skip` kept unread: every file of the search (after .gitignore and the glob) it covers, counted
+	 * over the whole folder even when the matches wanted were found earlier, so both engines agree.
+	 */
+	skipped: number;
 }
 
 /** Plain string order, the order both engines report files in. */

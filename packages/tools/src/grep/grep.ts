@@ -39,6 +39,14 @@ function optionalInteger(name: string, value: unknown, minimum: number): number 
 	return value;
 }
 
+/** The result's line about files a permission rule kept out of the search. */
+function skippedFilesNotice(count: number): string {
+	const files = count === 1 ? "1 file" : `${count} files`;
+	return `[Skipped ${files} that a permission rule keeps from being read]`;
+}
+
+const skippedField = (count: number) => (count > 0 ? { skippedFiles: count } : {});
+
 /** Creates the `grep` tool: searches file contents, respecting .gitignore, with ripgrep or the built-in engine. */
 export function createGrepToolDefinition(
 	cwdOrWorkspace: string | Workspace,
@@ -110,6 +118,8 @@ export function createGrepToolDefinition(
 			if (kind === undefined) throw new Error(`Path not found: ${root}`);
 			if (kind === "other") throw new Error(`Not a file or folder: ${root}`);
 			throwIfAborted(signal);
+			const skip = options.skipPaths === undefined ? undefined : await options.skipPaths(root);
+			throwIfAborted(signal);
 
 			const { engine, result } = await search({
 				root,
@@ -122,13 +132,19 @@ export function createGrepToolDefinition(
 				glob,
 				signal,
 				gitUser,
+				...(skip === undefined ? {} : { skip }),
 			});
+			const skippedNotice = result.skipped > 0 ? skippedFilesNotice(result.skipped) : undefined;
 			const formatted = formatGrep(result.files, limit, context);
 			if (formatted.matches.length === 0) {
+				const details: GrepToolDetails = { engine, matchCount: 0 };
+				if (result.skipped > 0) details.skippedFiles = result.skipped;
 				return {
-					content: [{ type: "text", text: "No matches found" }],
-					structuredContent: { matches: [], truncated: false },
-					details: { engine, matchCount: 0 },
+					content: [
+						{ type: "text", text: skippedNotice ? `No matches found\n\n${skippedNotice}` : "No matches found" },
+					],
+					structuredContent: { matches: [], truncated: false, ...skippedField(result.skipped) },
+					details,
 				};
 			}
 			const truncation = truncateHead(formatted.lines.join("\n"));
@@ -148,11 +164,13 @@ export function createGrepToolDefinition(
 						"Use a smaller limit, a narrower path or glob, or a more specific pattern",
 					),
 				);
+			if (skippedNotice) notices.push(skippedNotice);
 			const text = notices.length > 0 ? `${truncation.content}\n\n${notices.join("\n")}` : truncation.content;
 			const details: GrepToolDetails = { engine, matchCount: shownMatches.length };
 			if (formatted.limitReached) details.matchLimitReached = limit;
 			if (formatted.linesTruncated) details.linesTruncated = true;
 			if (truncation.truncated) details.truncation = describeTruncation(truncation);
+			if (result.skipped > 0) details.skippedFiles = result.skipped;
 			const matches = shownMatches.map((match: GrepMatch) => ({
 				path: match.path,
 				line: match.line,
@@ -160,7 +178,11 @@ export function createGrepToolDefinition(
 			}));
 			return {
 				content: [{ type: "text", text }],
-				structuredContent: { matches, truncated: formatted.limitReached || truncation.truncated },
+				structuredContent: {
+					matches,
+					truncated: formatted.limitReached || truncation.truncated,
+					...skippedField(result.skipped),
+				},
 				details,
 			};
 		},

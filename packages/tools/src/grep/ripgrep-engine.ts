@@ -210,20 +210,26 @@ export async function runRipgrepEngine(rg: RipgrepHost, request: GrepEngineReque
 	throwIfAborted(signal);
 	if (request.isFile) {
 		const name = basename(root);
+		if (request.skip?.(name)) return { files: [], skipped: 1 };
 		const results = await searchJson(rg, request, dirname(root), [name], { maxMatches, walk: false });
 		const lines = results?.get(name);
-		return { files: lines && countMatches(lines) > 0 ? [{ path: name, lines }] : [] };
+		return { files: lines && countMatches(lines) > 0 ? [{ path: name, lines }] : [], skipped: 0 };
 	}
 
 	const reader = searchOperationsOn(rg.fs);
 	const ignoreFiles = new PreloadedIgnoreFiles(root, reader, request.gitUser);
 	const scopes = new IgnoreScopes(root, await IgnoreRules.forRoot(root, reader, request.gitUser), ignoreFiles);
 	const filter = request.glob ? createGlobFilter(request.glob) : undefined;
-	const keep = async (path: string) => {
+	const { skip } = request;
+	const searched = async (path: string) => {
 		if (filter && !filter.includes(path)) return false;
 		await ignoreFiles.loadFor(path);
 		return !scopes.ignores(path, false);
 	};
+	const keep = async (path: string) => !skip?.(path) && (await searched(path));
+	// rg reads the files `skip` covers too (its output for them is dropped): the count comes from its walk.
+	const skippedCount = skip === undefined ? Promise.resolve(0) : countSkipped(rg, request, skip, searched);
+	skippedCount.catch(() => undefined);
 	const files: GrepFileResult[] = [];
 	let found = 0;
 	const add = (path: string, lines: GrepLine[] | undefined) => {
@@ -246,7 +252,7 @@ export async function runRipgrepEngine(rg: RipgrepHost, request: GrepEngineReque
 			if (await keep(path)) add(path, onePass.get(path));
 		}
 		throwIfAborted(signal);
-		return { files };
+		return { files, skipped: await skippedCount };
 	}
 
 	const candidates = await listMatchingFiles(rg, request);
@@ -266,5 +272,33 @@ export async function runRipgrepEngine(rg: RipgrepHost, request: GrepEngineReque
 		for (const path of batch) add(path, results?.get(path));
 	}
 	throwIfAborted(signal);
-	return { files };
+	return { files, skipped: await skippedCount };
+}
+
+/**
+ * How many files of rg's walk (`--files`, the same walk flags and glob) that the tool's own .gitignore and
+ * glob check keeps (`searched`) `skip` covers: the number the built-in engine counts on its walk.
+ */
+async function countSkipped(
+	rg: RipgrepHost,
+	request: GrepEngineRequest,
+	skip: (path: string) => boolean,
+	searched: (path: string) => Promise<boolean>,
+): Promise<number> {
+	const args = ["--no-config", "--no-messages", ...walkFlags(request), "--files", "--null", "--", "."];
+	const chunks: Buffer[] = [];
+	const exit = await runRipgrep(rg.processes, rg.executable, args, {
+		cwd: request.root,
+		signal: request.signal,
+		onOutput: (chunk) => chunks.push(chunk),
+	});
+	const output = Buffer.concat(chunks).toString("utf8");
+	if (exit.code === 2 && output === "") throw rejectionOf(exit);
+	let skipped = 0;
+	for (const entry of output.split("\0")) {
+		if (entry === "") continue;
+		const path = entry.startsWith("./") ? entry.slice(2) : entry;
+		if (skip(path) && (await searched(path))) skipped++;
+	}
+	return skipped;
 }

@@ -51,6 +51,9 @@ export const grepOutputSchema = Type.Object({
 		}),
 	),
 	truncated: Type.Boolean({ description: "More matches exist than returned (limit or output size)." }),
+	skippedFiles: Type.Optional(
+		Type.Integer({ minimum: 1, description: "Files a permission rule kept from being read; absent when none." }),
+	),
 });
 
 /** What the UI gets in `details`. */
@@ -65,6 +68,8 @@ export interface GrepToolDetails {
 	linesTruncated?: boolean;
 	/** Set when the output was cut to `DEFAULT_MAX_BYTES`. */
 	truncation?: OutputTruncation;
+	/** Files left unread because `GrepToolOptions.skipPaths` covers them; absent when none were. */
+	skippedFiles?: number;
 }
 
 /** All I/O of the grep tool's built-in engine (the ripgrep engine runs `rg` on the local disk). */
@@ -88,4 +93,12 @@ export interface GrepToolOptions {
 	 * is too long. Both give identical output.
 	 */
 	engine?: "auto" | GrepEngineName;
+	/**
+	 * Files the search must leave unread (a session's `Read(…)` deny rules): called once per call with the
+	 * absolute path of the folder (or file) searched, resolves to a test of paths relative to it (`/`
+	 * separators; for a single file, its name), or undefined when nothing there is kept out. Files it
+	 * covers are not searched, their lines never reach the output, and the result says how many there were
+	 * (`details.skippedFiles`). Both engines count alike. A rejection fails the call.
+	 */
+	skipPaths?: (root: string) => Promise<((relativePath: string) => boolean) | undefined>;
 }
