@@ -14,6 +14,8 @@ Usage
   gantry export <file.jsonl> [-o out.html]
                                    a session as one self-contained HTML page to share
   gantry mcp serve|list|call       serve Gantry's tools over MCP, list or call MCP servers (gantry mcp --help)
+  gantry mcp add NAME -- CMD ARGS… add an MCP server to .mcp.json (--scope user: ~/.gantry/mcp.json;
+                                   --env K=V; --transport http URL [--header "K: V"]); gantry mcp remove NAME
   gantry --demo                    offline demo: a scripted model fixes a bug in a sample project
 
 Model

@@ -12,13 +12,14 @@ function refused(path: string, why: string, rules: readonly string[]): CliError 
 }
 
 /** The file's indentation (a tab, or its first indented line's spaces), so a rewrite keeps its look. */
-function indentationOf(text: string): string {
+export function indentationOf(text: string): string {
 	const indented = /\n([ \t]+)\S/.exec(text);
 	if (!indented) return "\t";
 	return indented[1].startsWith("\t") ? "\t" : indented[1];
 }
 
-async function readExisting(path: string): Promise<{ text: string; file: string; mode: number } | undefined> {
+/** The file's text, the real file behind a link, and its mode; undefined when there is none. */
+export async function readExisting(path: string): Promise<{ text: string; file: string; mode: number } | undefined> {
 	let file: string;
 	try {
 		file = await realpath(path);
@@ -70,14 +71,26 @@ export async function appendAllowRules(path: string, rules: readonly string[]): 
 	object.permissions = { ...lists, allow: [...allow, ...added] };
 	const target = existing?.file ?? path;
 	const text = `${JSON.stringify(object, null, existing ? indentationOf(existing.text) : "\t")}\n`;
-	const temp = `${target}.${process.pid}.${randomBytes(4).toString("hex")}.tmp`;
 	try {
-		await mkdir(dirname(target), { recursive: true });
-		await writeFile(temp, text, { mode: existing?.mode ?? 0o644, flag: "wx" });
-		await rename(temp, target);
+		await writeAtomically(target, text, existing?.mode ?? 0o644);
 	} catch (error) {
-		await rm(temp, { force: true });
 		throw refused(path, `it cannot be written (${(error as Error).message})`, rules);
 	}
 	return added;
+}
+
+/**
+ * Writes `text` to a temp file beside `target` (its folder created), then renames it over `target`, so a
+ * reader never sees half a file. Rejects with the file system's error, leaving no temp file behind.
+ */
+export async function writeAtomically(target: string, text: string, mode: number): Promise<void> {
+	const temp = `${target}.${process.pid}.${randomBytes(4).toString("hex")}.tmp`;
+	try {
+		await mkdir(dirname(target), { recursive: true });
+		await writeFile(temp, text, { mode, flag: "wx" });
+		await rename(temp, target);
+	} catch (error) {
+		await rm(temp, { force: true });
+		throw error;
+	}
 }

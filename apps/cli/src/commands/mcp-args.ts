@@ -1,5 +1,6 @@
 import { type CliOptions, parseCliArguments } from "../args.js";
 import { usageError } from "../errors.js";
+import { type McpAddArguments, type McpRemoveArguments, parseMcpAdd, parseMcpRemove } from "./mcp-add-args.js";
 
 /** `gantry mcp serve [--http HOST:PORT] [--tools …] [--yes] [-e …] [--cwd …]`. */
 export interface McpServeArguments {
@@ -29,7 +30,13 @@ export interface McpCallArguments {
 	args: Record<string, unknown>;
 }
 
-export type McpArguments = McpServeArguments | McpListArguments | McpCallArguments | { subcommand: "help" };
+export type McpArguments =
+	| McpServeArguments
+	| McpListArguments
+	| McpCallArguments
+	| McpAddArguments
+	| McpRemoveArguments
+	| { subcommand: "help" };
 
 /** Parses what follows `gantry mcp`. Throws a usage error (exit 2) that says what is wrong. */
 export function parseMcpArguments(argv: readonly string[]): McpArguments {
@@ -39,7 +46,9 @@ export function parseMcpArguments(argv: readonly string[]): McpArguments {
 	if (subcommand === "serve") return parseServe(rest);
 	if (subcommand === "list") return parseList(rest);
 	if (subcommand === "call") return parseCall(rest);
-	throw usageError(`Unknown command "gantry mcp ${subcommand}" (use serve, list or call)`);
+	if (subcommand === "add") return parseMcpAdd(rest);
+	if (subcommand === "remove") return parseMcpRemove(rest);
+	throw usageError(`Unknown command "gantry mcp ${subcommand}" (use serve, list, call, add or remove)`);
 }
 
 function parseServe(argv: readonly string[]): McpServeArguments {
