@@ -16,10 +16,10 @@ export async function medianMs(fn, { runs = 7, warmup = 1 } = {}) {
 
 /**
  * Prints rows of `{ case, gantryMs, floor, floorMs, target?, note? }` as a table with the ratio
- * gantry / floor, and returns the rows with their ratio.
+ * gantry / floor (or the row's own `ratio`, a median of per-round ratios), and returns the rows with their ratio.
  */
 export function printTable(title, rows) {
-	const withRatio = rows.map((row) => ({ ...row, ratio: row.gantryMs / row.floorMs }));
+	const withRatio = rows.map((row) => ({ ...row, ratio: row.ratio ?? row.gantryMs / row.floorMs }));
 	const header = ["case", "gantry (median ms)", "floor", "floor (median ms)", "ratio", "target", "note"];
 	const lines = withRatio.map((row) => [
 		row.case,
