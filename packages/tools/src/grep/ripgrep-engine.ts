@@ -216,6 +216,13 @@ export async function runRipgrepEngine(rg: RipgrepHost, request: GrepEngineReque
 		return { files: lines && countMatches(lines) > 0 ? [{ path: name, lines }] : [], skipped: 0 };
 	}
 
+	// rg starts walking while the tool reads the root's ignore rules (its own check of rg's paths needs them).
+	const onePassRun = searchJson(rg, request, root, ["."], {
+		maxMatches,
+		walk: true,
+		outputLimit: ONE_PASS_OUTPUT_BYTES,
+	});
+	onePassRun.catch(() => undefined);
 	const reader = searchOperationsOn(rg.fs);
 	const ignoreFiles = new PreloadedIgnoreFiles(root, reader, request.gitUser);
 	const scopes = new IgnoreScopes(root, await IgnoreRules.forRoot(root, reader, request.gitUser), ignoreFiles);
@@ -241,11 +248,7 @@ export async function runRipgrepEngine(rg: RipgrepHost, request: GrepEngineReque
 		found += count;
 	};
 
-	const onePass = await searchJson(rg, request, root, ["."], {
-		maxMatches,
-		walk: true,
-		outputLimit: ONE_PASS_OUTPUT_BYTES,
-	});
+	const onePass = await onePassRun;
 	if (onePass !== undefined) {
 		for (const path of [...onePass.keys()].sort(comparePaths)) {
 			if (found >= maxMatches) break;
