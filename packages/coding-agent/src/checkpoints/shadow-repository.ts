@@ -1,0 +1,210 @@
+import { createHash } from "node:crypto";
+import { join as localJoin, posix } from "node:path";
+import type { Workspace } from "@gantry/tools";
+import { GitRunner } from "./git-runner.js";
+import { listChangedFiles } from "./work-tree-changes.js";
+
+/** Files bigger than this are left out of checkpoints (and reported once): 10 MiB. */
+export const CHECKPOINT_FILE_SIZE_LIMIT = 10 * 1024 * 1024;
+
+/** How a file differs between two checkpoints. */
+export interface FileChange {
+	/** `A` added, `D` deleted, `M` content or mode changed, `T` kind changed (file ↔ link). */
+	status: "A" | "D" | "M" | "T";
+	/** Relative to the working folder, with `/`. */
+	path: string;
+}
+
+/** One checkpoint of the working folder. */
+export interface Snapshot {
+	commit: string;
+	/** Files left out because they are over the size limit, with their size. */
+	skipped: { path: string; size: number }[];
+}
+
+export interface ShadowRepositoryOptions {
+	/** The host whose working folder (`workspace.cwd`) is recorded; git runs there. */
+	workspace: Workspace;
+	/** The home folder on that host: the repository is `<home>/.gantry/checkpoints/<hash of the folder path>`. */
+	home: string;
+	/** Names the session's private index and ref (any string; it is hashed). */
+	sessionKey: string;
+	/** Default `CHECKPOINT_FILE_SIZE_LIMIT`. */
+	fileSizeLimit?: number;
+}
+
+/**
+ * A git repository outside the project that records the working folder: `--git-dir` under `~/.gantry`,
+ * `--work-tree` the folder, a private index per session and a ref per session that keeps its commits. The
+ * project's own `.git` is never read or written (git never adds a `.git` entry, and every git variable points
+ * here); its `.gitignore` files apply as they do for the project, and its `.git/info/exclude` is copied in.
+ */
+export class ShadowRepository {
+	readonly gitDir: string;
+	readonly workTree: string;
+	readonly #workspace: Workspace;
+	readonly #git: GitRunner;
+	readonly #join: (...parts: string[]) => string;
+	readonly #indexFile: string;
+	readonly #refFile: string;
+	readonly #pathsFile: string;
+	readonly #limit: number;
+	#last: { commit: string; tree: string } | undefined;
+
+	private constructor(options: ShadowRepositoryOptions) {
+		const { workspace } = options;
+		this.#workspace = workspace;
+		this.#join = workspace.isLocal ? localJoin : posix.join;
+		this.workTree = workspace.cwd;
+		this.gitDir = this.#join(options.home, ".gantry", "checkpoints", hashOf(workspace.cwd));
+		const key = hashOf(options.sessionKey);
+		this.#indexFile = this.#join(this.gitDir, "gantry-index", key);
+		this.#pathsFile = this.#join(this.gitDir, "gantry-index", `${key}.paths`);
+		this.#refFile = this.#join(this.gitDir, "refs", "gantry", key);
+		this.#limit = options.fileSizeLimit ?? CHECKPOINT_FILE_SIZE_LIMIT;
+		this.#git = new GitRunner(workspace, { gitDir: this.gitDir, workTree: this.workTree, indexFile: this.#indexFile });
+	}
+
+	/**
+	 * Opens the folder's shadow repository, creating it when missing. Rejects with `GitMissingError` when git
+	 * cannot be started on the host, and with a message naming the git command for any other failure.
+	 */
+	static async open(options: ShadowRepositoryOptions): Promise<ShadowRepository> {
+		const repository = new ShadowRepository(options);
+		await repository.#init();
+		return repository;
+	}
+
+	async #init(): Promise<void> {
+		const fs = this.#workspace.fs;
+		if ((await fs.stat(this.#join(this.gitDir, "HEAD"))) === undefined) {
+			await fs.mkdir(this.gitDir);
+			await this.#git.output(["init", "-q", "--template=", this.gitDir]);
+		}
+		await fs.mkdir(this.#join(this.gitDir, "gantry-index"));
+		await fs.mkdir(this.#join(this.gitDir, "refs", "gantry"));
+		await fs.mkdir(this.#join(this.gitDir, "info"));
+		await fs.writeFileAtomic(this.#join(this.gitDir, "info", "exclude"), Buffer.from(await this.#excludes()));
+		// A new session starts from the index another one left, so its first checkpoint hashes only what changed.
+		const shared = this.#join(this.gitDir, "gantry-index", "latest");
+		if ((await fs.stat(this.#indexFile)) === undefined && (await fs.stat(shared)) !== undefined) {
+			await fs.writeFileAtomic(this.#indexFile, await fs.readFile(shared));
+		}
+	}
+
+	/** The shadow repository's own ignore list: `.git`, the repository itself when it is inside the folder, the project's `info/exclude`. */
+	async #excludes(): Promise<string> {
+		const lines = [
+			"# Written by Gantry's checkpoints; rewritten when a session opens the repository.",
+			"/.git",
+			".git",
+		];
+		const inside = relativeInside(this.workTree, this.gitDir, this.#join);
+		if (inside !== undefined) lines.push(`/${inside.split("/")[0]}/`);
+		try {
+			const project = await this.#workspace.fs.readFile(this.#join(this.workTree, ".git", "info", "exclude"));
+			lines.push(Buffer.from(project).toString("utf8"));
+		} catch {
+			// No project repository here (or `.git` is a file): nothing more to ignore.
+		}
+		return `${lines.join("\n")}\n`;
+	}
+
+	/** Records the folder as it is now; a folder unchanged since the last snapshot gives the same commit. */
+	async snapshot(message: string): Promise<Snapshot> {
+		const skipped: Snapshot["skipped"] = [];
+		for (let attempt = 1; ; attempt++) {
+			const changed = await listChangedFiles(this.#git, this.#workspace, this.#join, this.#limit);
+			skipped.splice(0, skipped.length, ...changed.tooBig);
+			if (changed.paths.length === 0) break;
+			await this.#workspace.fs.writeFileAtomic(this.#pathsFile, Buffer.from(changed.paths.join("\0")));
+			const added = await this.#git.run([
+				"add",
+				"-A",
+				"--ignore-errors",
+				`--pathspec-from-file=${this.#pathsFile}`,
+				"--pathspec-file-nul",
+			]);
+			if (added.exitCode === 0 || (added.exitCode === 1 && !added.stderr.includes("fatal:"))) break;
+			// A file listed a moment ago vanished before `add` saw it: list again once.
+			if (attempt >= 2) throw new Error(`git add failed: ${added.stderr.trim().split("\n").slice(-2).join(" ")}`);
+		}
+		const tree = await this.#git.text(["write-tree"]);
+		if (this.#last?.tree === tree) return { commit: this.#last.commit, skipped };
+		const parent = this.#last?.commit ?? (await this.#readRef());
+		const commit = await this.#git.text(["commit-tree", tree, ...(parent ? ["-p", parent] : []), "-m", message]);
+		// The ref keeps every commit of the session reachable (a loose ref is one line: the commit id).
+		await this.#workspace.fs.writeFileAtomic(this.#refFile, Buffer.from(`${commit}\n`));
+		if (this.#last === undefined) {
+			const shared = this.#join(this.gitDir, "gantry-index", "latest");
+			await this.#workspace.fs.writeFileAtomic(shared, await this.#workspace.fs.readFile(this.#indexFile));
+		}
+		this.#last = { commit, tree };
+		return { commit, skipped };
+	}
+
+	async #readRef(): Promise<string | undefined> {
+		try {
+			const text = Buffer.from(await this.#workspace.fs.readFile(this.#refFile))
+				.toString("utf8")
+				.trim();
+			return /^[0-9a-f]{40,64}$/.test(text) ? text : undefined;
+		} catch {
+			return undefined;
+		}
+	}
+
+	/** The files that differ from checkpoint `from` to checkpoint `to`. */
+	async changes(from: string, to: string): Promise<FileChange[]> {
+		if (from === to) return [];
+		const output = await this.#git.output(["diff-tree", "-r", "-z", "--no-renames", "--name-status", from, to]);
+		const fields = output.toString("utf8").split("\0");
+		const changes: FileChange[] = [];
+		for (let index = 0; index + 1 < fields.length; index += 2) {
+			const status = fields[index].charAt(0) as FileChange["status"];
+			changes.push({ status, path: fields[index + 1] });
+		}
+		return changes;
+	}
+
+	/** Writes `paths` (relative, each in checkpoint `commit`) back as they were there: content, mode and kind. */
+	async restore(commit: string, paths: readonly string[]): Promise<void> {
+		if (paths.length === 0) return;
+		await this.#workspace.fs.writeFileAtomic(this.#pathsFile, Buffer.from(paths.join("\0")));
+		await this.#git.output([
+			"restore",
+			`--source=${commit}`,
+			"--worktree",
+			`--pathspec-from-file=${this.#pathsFile}`,
+			"--pathspec-file-nul",
+		]);
+	}
+
+	/** Deletes `paths` (relative) from the folder, then the folders that deleting them left empty. */
+	async remove(paths: readonly string[]): Promise<void> {
+		const fs = this.#workspace.fs;
+		const parents = new Set<string>();
+		for (const path of paths) {
+			await fs.unlink(this.#join(this.workTree, path));
+			const parts = path.split("/");
+			for (let depth = parts.length - 1; depth > 0; depth--) parents.add(parts.slice(0, depth).join("/"));
+		}
+		const deepestFirst = [...parents].sort((a, b) => b.split("/").length - a.split("/").length);
+		for (const folder of deepestFirst) {
+			const absolute = this.#join(this.workTree, folder);
+			const entries = await fs.readdir(absolute).catch(() => undefined);
+			if (entries !== undefined && entries.length === 0) await fs.remove(absolute);
+		}
+	}
+}
+
+function hashOf(text: string): string {
+	return createHash("sha256").update(text).digest("hex").slice(0, 16);
+}
+
+/** `inner` relative to `outer` with `/`, when it is inside it. */
+function relativeInside(outer: string, inner: string, join: (...parts: string[]) => string): string | undefined {
+	const prefix = join(outer, "/");
+	if (!inner.startsWith(prefix)) return undefined;
+	return inner.slice(prefix.length).split("\\").join("/");
+}

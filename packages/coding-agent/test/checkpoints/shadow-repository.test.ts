@@ -1,0 +1,99 @@
+import { execFileSync } from "node:child_process";
+import { chmod, mkdir, mkdtemp, readFile, rm, stat, symlink, writeFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { createLocalWorkspace } from "@gantry/tools";
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { ShadowRepository } from "../../src/checkpoints/shadow-repository.js";
+
+let root: string;
+let project: string;
+let home: string;
+
+beforeEach(async () => {
+	root = await mkdtemp(join(tmpdir(), "gantry-shadow-"));
+	project = join(root, "project");
+	home = join(root, "home");
+	await mkdir(project);
+	await mkdir(home);
+});
+afterEach(() => rm(root, { recursive: true, force: true }));
+
+function git(...args: string[]): string {
+	// No optional locks: the test's own `git status` must not refresh the index it compares.
+	return execFileSync("git", ["-C", project, ...args], {
+		encoding: "utf8",
+		env: { ...process.env, GIT_OPTIONAL_LOCKS: "0" },
+	});
+}
+
+describe("ShadowRepository", () => {
+	it("records the folder outside it, never touching the project's .git, and restores files, modes and links", async () => {
+		git("init", "-q");
+		await writeFile(join(project, "a.txt"), "one\n");
+		await writeFile(join(project, ".gitignore"), "ignored/\n*.log\n");
+		git("add", "-A");
+		git("-c", "user.name=t", "-c", "user.email=t@t", "commit", "-qm", "first");
+		await writeFile(join(project, "untracked.txt"), "u\n");
+		const statusBefore = git("status", "--porcelain");
+		const headBefore = git("rev-parse", "HEAD");
+		const indexBefore = await readFile(join(project, ".git", "index"));
+
+		const repository = await ShadowRepository.open({
+			workspace: createLocalWorkspace(project),
+			home,
+			sessionKey: "s1",
+		});
+		expect(repository.gitDir.startsWith(join(home, ".gantry", "checkpoints"))).toBe(true);
+		const first = await repository.snapshot("first");
+		expect((await repository.snapshot("again")).commit).toBe(first.commit);
+
+		await writeFile(join(project, "a.txt"), "two\n");
+		await writeFile(join(project, "new.bin"), Buffer.from([0, 1, 2, 255, 0]));
+		await mkdir(join(project, "ignored"));
+		await writeFile(join(project, "ignored", "cache"), "x");
+		await writeFile(join(project, "run.log"), "log");
+		await chmod(join(project, "untracked.txt"), 0o755);
+		await symlink("a.txt", join(project, "link"));
+		await mkdir(join(project, "deep", "er"), { recursive: true });
+		await writeFile(join(project, "deep", "er", "f.txt"), "f");
+		const second = await repository.snapshot("second");
+		const changes = await repository.changes(first.commit, second.commit);
+		expect(changes.map((change) => `${change.status} ${change.path}`).sort()).toEqual([
+			"A deep/er/f.txt",
+			"A link",
+			"A new.bin",
+			"M a.txt",
+			"M untracked.txt",
+		]);
+
+		await repository.remove(["new.bin", "link", "deep/er/f.txt"]);
+		await repository.restore(first.commit, ["a.txt", "untracked.txt"]);
+		expect(await readFile(join(project, "a.txt"), "utf8")).toBe("one\n");
+		expect((await stat(join(project, "untracked.txt"))).mode & 0o111).toBe(0);
+		await expect(stat(join(project, "deep"))).rejects.toThrow();
+		expect(await readFile(join(project, "ignored", "cache"), "utf8")).toBe("x");
+		expect(await readFile(join(project, "run.log"), "utf8")).toBe("log");
+		expect(git("status", "--porcelain")).toBe(statusBefore);
+		expect(git("rev-parse", "HEAD")).toBe(headBefore);
+		expect(await readFile(join(project, ".git", "index"))).toEqual(indexBefore);
+	});
+
+	it("leaves out files over the size limit and says so", async () => {
+		const repository = await ShadowRepository.open({
+			workspace: createLocalWorkspace(project),
+			home,
+			sessionKey: "s2",
+			fileSizeLimit: 1000,
+		});
+		await writeFile(join(project, "big.dat"), Buffer.alloc(2000, 7));
+		await writeFile(join(project, "small.txt"), "s");
+		const first = await repository.snapshot("first");
+		expect(first.skipped).toEqual([{ path: "big.dat", size: 2000 }]);
+		const empty = await repository.snapshot("same");
+		expect(empty.commit).toBe(first.commit);
+		await writeFile(join(project, "small.txt"), "t");
+		const second = await repository.snapshot("second");
+		expect((await repository.changes(first.commit, second.commit)).map((change) => change.path)).toEqual(["small.txt"]);
+	});
+});
