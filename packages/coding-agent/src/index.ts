@@ -8,7 +8,21 @@
 // (GantrySettings, LoadedSettings, PermissionMode, HookEventName, HookMatcher, CommandHook, HooksSettings, SettingsScope,
 // RuleSource), loadSettings, LoadSettingsOptions, isProjectTrusted, trustProject, trustProjectOn, ProjectPlace,
 // checkPermissionRule, rulesMatchingNoTool, PermissionHints, PermissionHint, PermissionOrigins, PERMISSION_MODES,
-// permissionModeOf, nextPermissionMode, closestName, SessionPermissions (type).
+// permissionModeOf, nextPermissionMode, closestName, SessionPermissions (type), checkpoints (CheckpointInfo,
+// RewindOptions, RewindResult, CHECKPOINT_FILE_SIZE_LIMIT, the transcript's checkpoint and rewind entries,
+// listTranscriptCheckpoints, rewindTranscript).
+export {
+	CHECKPOINT_FILE_SIZE_LIMIT,
+	type CheckpointInfo,
+	type CheckpointSegment,
+	listTranscriptCheckpoints,
+	type RewindOptions,
+	type RewindResult,
+	type RewindTranscriptOptions,
+	rewindTranscript,
+	type TranscriptCheckpointEntry,
+	type TranscriptRewindEntry,
+} from "./checkpoints/index.js";
 export {
 	type CodemodeToolDetails,
 	type CodemodeToolHost,

@@ -8,6 +8,7 @@ describe("@gantry/coding-agent surface", () => {
 		expect(Object.keys(api).sort()).toEqual(
 			[
 				"AgentSession",
+				"CHECKPOINT_FILE_SIZE_LIMIT",
 				"CONTEXT_FILES_MAX_BYTES",
 				"CONTEXT_FILE_NAMES",
 				"CodingAgentError",
@@ -31,11 +32,13 @@ describe("@gantry/coding-agent surface", () => {
 				"explainToolPermission",
 				"findContextFiles",
 				"isProjectTrusted",
+				"listTranscriptCheckpoints",
 				"loadSettings",
 				"loadTranscript",
 				"nextPermissionMode",
 				"permissionModeOf",
 				"rankTools",
+				"rewindTranscript",
 				"rulesMatchingNoTool",
 				"runCodemodeScript",
 				"trustProject",

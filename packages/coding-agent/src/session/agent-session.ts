@@ -10,15 +10,26 @@ import {
 } from "@gantry/ai";
 import { type ExtensionRunner, type ToolDefinition, type ToolInfo, wrapToolDefinition } from "@gantry/extensions";
 import type { Workspace } from "@gantry/tools";
+import { createSessionCheckpoints } from "../checkpoints/session-wiring.js";
+import type { CheckpointInfo, RewindOptions, RewindResult } from "../checkpoints/types.js";
 import { runPromptWithHooks, runSessionEnd } from "../hooks/prompt-hooks.js";
 import type { SessionHooks } from "../hooks/session-hooks.js";
 import { TOOL_SEARCH_TOOL_NAME } from "../tool-search/index.js";
+import { agentOptionsFor } from "./agent-options.js";
 import type { ContextFile } from "./context-files.js";
 import { createToolHooks } from "./hook-bridge.js";
 import { applyToolLoadout } from "./loadout.js";
 import { createToolFilter } from "./name-patterns.js";
 import { NestedToolCallRunner } from "./nested-calls.js";
-import { findLastAssistant, isToolResult, sessionIdFor, streamOptionsFor } from "./session-basics.js";
+import {
+	addListener,
+	declaredToolsOf,
+	findLastAssistant,
+	isToolResult,
+	releaseWorkspace,
+	type SessionEnvironment,
+	sessionIdFor,
+} from "./session-basics.js";
 import type { AgentSessionOptions } from "./session-options.js";
 import type { SessionPermissions } from "./session-permissions.js";
 import { createBuiltinToolSources } from "./session-tools.js";
@@ -60,6 +71,7 @@ export class AgentSession {
 	readonly #namedInAllowlist: ReadonlySet<string>;
 	readonly #isAllowed: (name: string) => boolean;
 	readonly #hooks: SessionHooks | undefined;
+	readonly #checkpoints: ReturnType<typeof createSessionCheckpoints>;
 	#builtinSources: ToolSource[] | undefined;
 	#persistedActive: string[];
 	#nestedDelivery: Promise<void> = Promise.resolve();
@@ -73,7 +85,7 @@ export class AgentSession {
 		options: AgentSessionOptions,
 		runner: ExtensionRunner,
 		transcript: { transcript: Transcript; loaded?: LoadedTranscript } | undefined,
-		environment: { workspace: Workspace; tempDir: string; contextFiles?: readonly ContextFile[]; hooks?: SessionHooks },
+		environment: SessionEnvironment,
 		permissions: SessionPermissions,
 	) {
 		this.#options = options;
@@ -87,12 +99,21 @@ export class AgentSession {
 		this.#namedInAllowlist = new Set((options.tools ?? []).filter((name) => !name.includes("*")));
 		this.#isAllowed = createToolFilter(options.tools, options.excludeTools);
 		this.#hooks = environment.hooks;
+		// Through the UI when there is one, else to the diagnostic listeners.
+		const notify = (message: string, level: "info" | "warning" | "error" = "warning") =>
+			runner.hasUI ? runner.ui.notify(message, level) : this.#report(message);
 		this.#hooks?.attach({
 			...withoutUndefined({ tempDir: this.tempDir, sessionId: this.sessionId, transcriptPath: this.#transcript?.path }),
 			getPermissionMode: () => this.permissions.mode,
 			getTool: (name) => this.#registry.get(name)?.tool,
-			// Through the UI when there is one, else to the diagnostic listeners.
-			notify: (message, level) => (runner.hasUI ? runner.ui.notify(message, level) : this.#report(message)),
+			notify,
+		});
+		this.#checkpoints = createSessionCheckpoints({
+			options,
+			workspace: environment.checkpointWorkspace ?? environment.workspace,
+			sessionId: this.sessionId,
+			transcript,
+			notify,
 		});
 		const hookOptions = {
 			runner,
@@ -106,21 +127,9 @@ export class AgentSession {
 		};
 		const hooks = createToolHooks(hookOptions);
 		this.agent = new Agent(
-			withoutUndefined({
-				initialState: {
-					model: options.model,
-					messages: transcript?.loaded?.messages ?? options.initialMessages ?? [],
-				},
-				toolExecution: options.toolExecution,
-				resolveTool: (name: string, declared: AgentTool | undefined) => this.#registry.resolve(name, declared),
-				beforeToolCall: hooks.beforeToolCall,
-				afterToolCall: hooks.afterToolCall,
-				streamFn: options.streamFn,
-				apiKey: options.apiKey,
-				maxTokens: options.maxTokens,
-				temperature: options.temperature,
-				streamOptions: streamOptionsFor(options, this.sessionId),
-				onListenerError: (error: unknown) => this.#report("a session listener failed", error),
+			agentOptionsFor(options, this.sessionId, transcript?.loaded?.messages, hooks, {
+				resolveTool: (name, declared) => this.#registry.resolve(name, declared),
+				onListenerError: (error) => this.#report("a session listener failed", error),
 			}),
 		);
 		this.#nested = new NestedToolCallRunner({
@@ -184,12 +193,28 @@ export class AgentSession {
 		return this.#transcript?.path;
 	}
 
-	/** Runs the agent on a prompt until it stops (with the hooks' UserPromptSubmit and Stop). Failures do not reject. */
+	/** Runs the agent on a prompt until it stops (hooks' UserPromptSubmit, Stop) between two checkpoints. Never rejects. */
 	async prompt(text: string): Promise<void> {
-		if (this.#hooks === undefined) return this.agent.prompt(text);
-		await runPromptWithHooks(this.#hooks, text, {
-			run: (input) => this.agent.prompt(input),
-			messages: () => this.agent.state.messages,
+		const host = { run: (input: string | AgentMessage) => this.agent.prompt(input), messages: () => this.messages };
+		const hooks = this.#hooks;
+		await this.#checkpoints.around(text, host.messages, () =>
+			hooks === undefined ? host.run(text) : runPromptWithHooks(hooks, text, host),
+		);
+	}
+
+	/** The prompts `rewind` can go back to, oldest first, each with the files the session changed from it on. */
+	listCheckpoints(): CheckpointInfo[] {
+		return this.#checkpoints.list();
+	}
+
+	/**
+	 * Goes back to before prompt `id`: `code` puts back the files the session changed since (never one the user
+	 * changed in between: `conflicts`), `conversation` drops its turns here and in the transcript. Throws
+	 * `CodingAgentError` (`invalid_option`; `busy` while a prompt runs).
+	 */
+	rewind(id: string, what: RewindOptions): Promise<RewindResult> {
+		return this.#checkpoints.rewind(id, what, (index) => {
+			this.agent.state.messages = this.agent.state.messages.slice(0, index);
 		});
 	}
 
@@ -201,20 +226,12 @@ export class AgentSession {
 
 	/** Receives every agent event and nested calls' execution events; returns the remover. */
 	subscribe(listener: AgentSessionListener): () => void {
-		this.#listeners.push(listener);
-		return () => {
-			const index = this.#listeners.indexOf(listener);
-			if (index !== -1) this.#listeners.splice(index, 1);
-		};
+		return addListener(this.#listeners, listener);
 	}
 
 	/** Receives problems the session recovered from; returns the remover. */
 	onDiagnostic(listener: SessionDiagnosticListener): () => void {
-		this.#diagnosticListeners.push(listener);
-		return () => {
-			const index = this.#diagnosticListeners.indexOf(listener);
-			if (index !== -1) this.#diagnosticListeners.splice(index, 1);
-		};
+		return addListener(this.#diagnosticListeners, listener);
 	}
 
 	/** Declared tools, in their stable order (hidden declarations included: they stay active). */
@@ -250,11 +267,7 @@ export class AgentSession {
 
 	/** Exactly what the next model request declares, in order. */
 	getDeclaredTools(): Tool[] {
-		return this.agent.state.tools.map((tool) => {
-			const declared: Tool = { name: tool.name, description: tool.description, parameters: tool.parameters };
-			if (tool.constrainedSampling !== undefined) declared.constrainedSampling = tool.constrainedSampling;
-			return declared;
-		});
+		return declaredToolsOf(this.agent.state.tools);
 	}
 
 	/**
@@ -266,20 +279,15 @@ export class AgentSession {
 		this.#disposed = true;
 		this.abort();
 		await this.agent.waitForIdle();
+		await this.#checkpoints.idle();
 		if (this.#hooks !== undefined) await runSessionEnd(this.#hooks, "other");
 		// Extensions close what they opened (MCP servers and their processes) while the hosts still exist.
 		await this.runner.shutdown();
 		this.runner.setToolHost(undefined);
 		this.runner.setActionHost(undefined);
-		// Every process the session's commands started dies with it, background ones included.
-		await this.workspace.processes.killAll?.();
-		await this.workspace.fs
-			.remove(this.tempDir)
-			.catch((error: unknown) => this.#report(`could not remove the session's temp folder ${this.tempDir}`, error));
-		// A remote workspace holds a connection: the session that acted on it ends it (no handle keeps Node alive).
-		if (this.#options.keepWorkspaceOpen !== true && this.workspace.close !== undefined) {
-			await this.workspace.close().catch((error: unknown) => this.#report("could not close the workspace", error));
-		}
+		await releaseWorkspace(this.workspace, this.tempDir, this.#options.keepWorkspaceOpen === true, (message, error) =>
+			this.#report(message, error),
+		);
 	}
 
 	#rebuild(): void {

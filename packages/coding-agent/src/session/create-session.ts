@@ -70,7 +70,7 @@ export async function createAgentSession(input: AgentSessionOptions): Promise<Ag
 	}
 	const contextFiles = await contextFilesFor(options, workspace);
 	const tempDir = await createSessionTempDir(workspace);
-	const environment = { workspace, tempDir, contextFiles, ...(hooks ? { hooks } : {}) };
+	const environment = { workspace, tempDir, contextFiles, checkpointWorkspace: given, ...(hooks ? { hooks } : {}) };
 	const session = new AgentSession(options, runner, transcript, environment, permissions);
 	if (hooks) await runSessionStart(hooks, transcript?.loaded === undefined ? "startup" : "resume");
 	return session;

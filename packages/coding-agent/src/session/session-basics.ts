@@ -1,7 +1,10 @@
 import { createHash, randomUUID } from "node:crypto";
 import { resolve } from "node:path";
-import type { AgentMessage, AgentStreamOptions } from "@gantry/agent";
-import type { AssistantMessage } from "@gantry/ai";
+import type { AgentMessage, AgentStreamOptions, AgentTool } from "@gantry/agent";
+import type { AssistantMessage, Tool } from "@gantry/ai";
+import type { Workspace } from "@gantry/tools";
+import type { SessionHooks } from "../hooks/session-hooks.js";
+import type { ContextFile } from "./context-files.js";
 import type { AgentSessionOptions } from "./session-options.js";
 
 export function isToolResult(message: AgentMessage): message is Extract<AgentMessage, { role: "toolResult" }> {
@@ -29,4 +32,52 @@ export function streamOptionsFor(options: AgentSessionOptions, sessionId: string
 	if (options.reasoning !== undefined) streamOptions.reasoning = options.reasoning;
 	if (options.idleTimeoutMs !== undefined) streamOptions.idleTimeoutMs = options.idleTimeoutMs;
 	return streamOptions;
+}
+
+/** Adds `listener` to `listeners`; returns the remover. */
+export function addListener<T>(listeners: T[], listener: T): () => void {
+	listeners.push(listener);
+	return () => {
+		const index = listeners.indexOf(listener);
+		if (index !== -1) listeners.splice(index, 1);
+	};
+}
+
+/** What `createAgentSession` prepared for the session besides its options. */
+export interface SessionEnvironment {
+	workspace: Workspace;
+	tempDir: string;
+	contextFiles?: readonly ContextFile[];
+	hooks?: SessionHooks;
+	/** The workspace checkpoints record: the one given, not a sandbox around it. Default `workspace`. */
+	checkpointWorkspace?: Workspace;
+}
+
+/** What a model request declares of each tool. */
+export function declaredToolsOf(tools: readonly AgentTool[]): Tool[] {
+	return tools.map((tool) => {
+		const declared: Tool = { name: tool.name, description: tool.description, parameters: tool.parameters };
+		if (tool.constrainedSampling !== undefined) declared.constrainedSampling = tool.constrainedSampling;
+		return declared;
+	});
+}
+
+/**
+ * The end of a session's hold on its workspace: every process its commands started dies (background ones
+ * included), its temp folder goes, and a remote workspace's connection is closed unless `keepOpen` (no handle
+ * keeps Node alive). Failures are reported, never thrown.
+ */
+export async function releaseWorkspace(
+	workspace: Workspace,
+	tempDir: string,
+	keepOpen: boolean,
+	report: (message: string, error: unknown) => void,
+): Promise<void> {
+	await workspace.processes.killAll?.();
+	await workspace.fs
+		.remove(tempDir)
+		.catch((error: unknown) => report(`could not remove the session's temp folder ${tempDir}`, error));
+	if (!keepOpen && workspace.close !== undefined) {
+		await workspace.close().catch((error: unknown) => report("could not close the workspace", error));
+	}
 }

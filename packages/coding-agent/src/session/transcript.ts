@@ -3,6 +3,11 @@ import { appendFileSync, existsSync, mkdirSync, readFileSync } from "node:fs";
 import { dirname } from "node:path";
 import type { AgentMessage } from "@gantry/agent";
 import type { AssistantMessage } from "@gantry/ai";
+import {
+	CheckpointHistory,
+	type TranscriptCheckpointEntry,
+	type TranscriptRewindEntry,
+} from "../checkpoints/history.js";
 
 export const TRANSCRIPT_VERSION = 1;
 
@@ -35,7 +40,12 @@ export interface TranscriptToolsEntry {
 	added: string[];
 	removed: string[];
 }
-export type TranscriptEntry = TranscriptHeader | TranscriptMessageEntry | TranscriptToolsEntry;
+export type TranscriptEntry =
+	| TranscriptHeader
+	| TranscriptMessageEntry
+	| TranscriptToolsEntry
+	| TranscriptCheckpointEntry
+	| TranscriptRewindEntry;
 
 /** What a model-issued tool call ran with, as `loadTranscript` rebuilds it. */
 export interface TranscriptExecution {
@@ -52,13 +62,16 @@ export interface LoadedTranscript {
 	activeToolNames: string[] | undefined;
 	/** The tool calls that ran, by tool call id, with the arguments they ran with and the model's. */
 	executions: Map<string, TranscriptExecution>;
+	/** The prompts and checkpoints recorded, rewinds applied (a rewound conversation is already cut in `messages`). */
+	checkpoints: CheckpointHistory;
 	/** Lines that could not be read (a torn last line is expected after a crash). */
 	skippedLines: number;
 }
 
 /**
- * An append-only JSONL transcript: a header, one entry per message, and one per change of the active
- * tool set. Every entry is written with its own append, so a crash can tear at most the last line,
+ * An append-only JSONL transcript: a header, one entry per message, one per change of the active tool set,
+ * one per prompt's checkpoints and one per rewind (history is never rewritten: the loader replays a rewind,
+ * so a resumed session continues from the rewound conversation). Every entry is written with its own append, so a crash can tear at most the last line,
  * which loading ignores.
  */
 export class Transcript {
@@ -141,6 +154,7 @@ export function loadTranscript(path: string): LoadedTranscript {
 	let active: string[] | undefined;
 	const called = new Map<string, unknown>();
 	const executions = new Map<string, TranscriptExecution>();
+	const checkpoints = new CheckpointHistory();
 	let skippedLines = 0;
 	for (const line of lines) {
 		if (line.trim() === "") continue;
@@ -158,12 +172,16 @@ export function loadTranscript(path: string): LoadedTranscript {
 		} else if (entry.type === "tools") {
 			const removed = new Set(entry.removed);
 			active = [...(active ?? []).filter((name) => !removed.has(name)), ...entry.added];
+		} else if (entry.type === "checkpoint") checkpoints.apply(entry);
+		else if (entry.type === "rewind") {
+			checkpoints.apply(entry);
+			if (entry.conversation && entry.messageIndex < messages.length) messages.length = entry.messageIndex;
 		}
 	}
 	if (!header) {
 		throw new Error(`${path} is not a Gantry transcript: its first line is not a session header`);
 	}
-	return { header, messages, activeToolNames: active, executions, skippedLines };
+	return { header, messages, activeToolNames: active, executions, checkpoints, skippedLines };
 }
 
 /** Rebuilds what a tool result ran with: from its entry when written there, else from its tool call. */
