@@ -54,6 +54,8 @@ export interface CliOptions {
 	permissionMode?: string;
 	/** `--trust`: trust the working folder (its project settings and `.mcp.json`) before the run. */
 	trust: boolean;
+	/** `--sandbox`: run bash (and sandboxed MCP servers) in the OS sandbox, as `sandbox.enabled: true` does. */
+	sandbox: boolean;
 	demo: boolean;
 	/** `--mode`, or `"print"` for `-p`; undefined lets the program choose. */
 	mode?: CliMode;
@@ -96,6 +98,7 @@ export const OPTIONS: readonly OptionSpec[] = [
 	{ name: "deny", kind: "repeat" },
 	{ name: "permission-mode", kind: "string" },
 	{ name: "trust", kind: "flag" },
+	{ name: "sandbox", kind: "flag" },
 	{ name: "demo", kind: "flag" },
 	{ name: "mode", kind: "string" },
 	{ name: "print", short: "p", kind: "flag" },
@@ -247,6 +250,7 @@ function buildOptions(
 		deny: lists.get("deny") ?? [],
 		permissionMode: values.get("permission-mode"),
 		trust: flags.has("trust"),
+		sandbox: flags.has("sandbox"),
 		demo: flags.has("demo"),
 		mode,
 		json: flags.has("json"),
@@ -301,5 +305,10 @@ function checkCombinations(options: CliOptions, given: ReadonlySet<string>): voi
 	if (options.demo) checkDemoOptions(given);
 	if (options.command !== "run" && options.mode !== undefined) {
 		throw usageError(`\`gantry ${options.command}\` has no --mode (use --json for JSON)`);
+	}
+	if (options.sandbox && options.ssh !== undefined) {
+		throw usageError(
+			"--sandbox cannot be combined with --ssh: the OS sandbox contains commands on this machine, and over --ssh they run on the remote host, whose own isolation applies. Drop one of them.",
+		);
 	}
 }

@@ -53,6 +53,9 @@ Tools
                           .gantry/settings.local.json, yours and uncommitted, where "always" answers go;
                           a folder's own files add only deny rules until it is trusted)
   --trust                 trust the working folder first (as gantry trust does)
+  --sandbox               run bash in the OS sandbox (bubblewrap): writes only in the folder and the
+                          session's temp folder, no network unless sandbox.network allows a host;
+                          the same as "sandbox": { "enabled": true } in settings; not with --ssh
 
 Session
   --session <file>        use this JSONL transcript (resumed when it exists)

@@ -31,7 +31,7 @@ export interface ExtraRules {
 
 /** A run's permissions: the settings the session applies, its mode, and where each came from. */
 export interface RunPermissions {
-	/** The settings files merged (`loadSettings`), with `--allow`/`--deny` and the extra rules added. */
+	/** The settings files merged (`loadSettings`), with `--allow`/`--deny`, the extra rules and `--sandbox` added. */
 	settings: GantrySettings;
 	/** `--permission-mode`, else `default` with `--yes` taken as `bypassPermissions`, else the files' `defaultMode`. */
 	permissionMode: PermissionMode;
@@ -121,6 +121,8 @@ export async function readRunPermissions(
 		added.filter((source) => source.list === list).map((source) => source.rule);
 	const settings: GantrySettings = {
 		...loaded.settings,
+		// --sandbox turns the OS sandbox on; the files' sandbox settings (domains, folders) still shape it.
+		...(options.sandbox ? { sandbox: { ...loaded.settings.sandbox, enabled: true } } : {}),
 		permissions: {
 			...permissions,
 			allow: [...(permissions.allow ?? []), ...listOf("allow")],

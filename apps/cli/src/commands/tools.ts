@@ -4,6 +4,7 @@ import { mcpServersOf } from "../mcp-servers.js";
 import { selectModel } from "../model-selection.js";
 import { policyOptionsOf, readRunPermissions } from "../permission-settings.js";
 import { untrustedNotice } from "../project-requests.js";
+import { describeSandbox } from "../sandbox-status.js";
 import { openSession } from "../session-factory.js";
 import { settingsModelDefaults, withSettingsDefaults } from "../settings-model.js";
 import { formatToolTable, listTools } from "../tool-list.js";
@@ -52,7 +53,8 @@ export async function runToolsCommand(
 			const ignored = run.loaded.ignored
 				.filter((item) => !(run.loaded.withheld ?? []).includes(item))
 				.map((item) => theme.muted(`Not used: ${item}`));
-			stdout.write(`${[...formatToolTable(entries, theme), mode, ...servers, ...ignored].join("\n")}\n`);
+			const sandbox = theme.muted(describeSandbox(session, options.sandbox));
+			stdout.write(`${[...formatToolTable(entries, theme), mode, sandbox, ...servers, ...ignored].join("\n")}\n`);
 		}
 		return 0;
 	} finally {

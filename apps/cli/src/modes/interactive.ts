@@ -15,6 +15,7 @@ import { readVersion } from "../package-info.js";
 import { policyOptionsOf, readRunPermissions } from "../permission-settings.js";
 import { noticeProviderWarnings } from "../provider-notices.js";
 import { frameDefinitions } from "../remote/host-frames.js";
+import { describeSandbox } from "../sandbox-status.js";
 import { openSession, type SessionSetup } from "../session-factory.js";
 import type { SessionSummary } from "../session-list.js";
 import type { SessionFileChoice } from "../sessions.js";
@@ -192,9 +193,16 @@ function banner(session: AgentSession, setup: InteractiveSetup, theme: Theme): s
 					: `Session ${file.path}`,
 		),
 		...(session.contextFiles.length > 0 ? [theme.muted(`Instructions: ${instructionNames(session).join(" · ")}`)] : []),
+		sandboxLine(session, setup.options.sandbox, theme),
 		theme.muted("Type a prompt · /help for commands · Ctrl-C aborts a run, twice at an empty prompt exits"),
 		"",
 	];
+}
+
+/** Whether bash runs in the OS sandbox: a warning when it was asked for and is not active. */
+function sandboxLine(session: AgentSession, flag: boolean, theme: Theme): string {
+	const line = describeSandbox(session, flag);
+	return line.startsWith("Sandbox: NOT active") ? theme.warning(line) : theme.muted(line);
 }
 
 /** The instruction files in the system prompt, named from the working folder (`~` for the home folder). */
