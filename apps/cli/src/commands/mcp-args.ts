@@ -2,11 +2,13 @@ import { type CliOptions, parseCliArguments } from "../args.js";
 import { usageError } from "../errors.js";
 import { type McpAddArguments, type McpRemoveArguments, parseMcpAdd, parseMcpRemove } from "./mcp-add-args.js";
 
-/** `gantry mcp serve [--http HOST:PORT] [--tools …] [--yes] [-e …] [--cwd …]`. */
+/** `gantry mcp serve [--http HOST:PORT [--token TOKEN]] [--tools …] [--yes] [-e …] [--cwd …]`. */
 export interface McpServeArguments {
 	subcommand: "serve";
 	/** Where to listen; undefined serves stdio. */
 	http?: { host: string; port: number };
+	/** The bearer token HTTP clients must send (a non-loopback bind without one gets a generated one). */
+	token?: string;
 	/** The session options (tools, extensions, --yes, --cwd). */
 	options: CliOptions;
 }
@@ -54,16 +56,27 @@ export function parseMcpArguments(argv: readonly string[]): McpArguments {
 function parseServe(argv: readonly string[]): McpServeArguments {
 	const rest: string[] = [];
 	let http: McpServeArguments["http"];
+	let bearer: string | undefined;
 	for (let index = 0; index < argv.length; index++) {
 		const token = argv[index] ?? "";
 		if (token === "--http" || token.startsWith("--http=")) {
 			const value = token === "--http" ? argv[++index] : token.slice("--http=".length);
 			http = parseHostPort(value);
+		} else if (token === "--token" || token.startsWith("--token=")) {
+			const value = token === "--token" ? argv[++index] : token.slice("--token=".length);
+			if (value === undefined || value.trim() === "" || /\s/.test(value))
+				throw usageError('--token needs a token without spaces, e.g. --token "$(openssl rand -hex 32)"');
+			bearer = value;
 		} else rest.push(token);
 	}
+	if (bearer !== undefined && http === undefined)
+		throw usageError("--token applies to --http only (a stdio server is reached by the process that starts it)");
 	const options = parseCliArguments(rest);
 	if (options.prompt !== undefined) throw usageError(`gantry mcp serve takes no prompt (got "${options.prompt}")`);
-	return http === undefined ? { subcommand: "serve", options } : { subcommand: "serve", http, options };
+	const parsed: McpServeArguments = { subcommand: "serve", options };
+	if (http !== undefined) parsed.http = http;
+	if (bearer !== undefined) parsed.token = bearer;
+	return parsed;
 }
 
 function parseHostPort(value: string | undefined): { host: string; port: number } {

@@ -2,8 +2,11 @@ import type { CliIo } from "../io.js";
 import { parseMcpArguments } from "./mcp-args.js";
 
 const MCP_HELP = `Usage
-  gantry mcp serve [--http HOST:PORT] [--tools a,b] [--yes] [-e ext] [--cwd dir]
-                                   serve Gantry's tools over MCP (stdio by default; HTTP at /mcp)
+  gantry mcp serve [--http HOST:PORT [--token TOKEN]] [--tools a,b] [--yes] [-e ext] [--cwd dir]
+                                   serve Gantry's tools over MCP (stdio by default; HTTP at /mcp).
+                                   HTTP on a loopback address answers only to its own Host and Origin;
+                                   any other address needs a bearer token (--token, else one is made
+                                   and printed once on stderr)
   gantry mcp list [--json]         the configured MCP servers, their status and tool counts
   gantry mcp call (--url URL | --command "CMD ARGS…") [TOOL [JSON-ARGS]] [--header "K: V"] [--timeout MS]
                                    call one tool of a server, print the MCP result as JSON (exit 1 on isError);

@@ -34,8 +34,16 @@ export async function runMcpServe(parsed: McpServeArguments, io: CliIo): Promise
 			await server.listenStdio();
 			await ended;
 		} else {
-			const listener = await server.listenHttp({ host: parsed.http.host, port: parsed.http.port });
+			const { host, port } = parsed.http;
+			const listener = await server.listenHttp(
+				parsed.token === undefined ? { host, port } : { host, port, token: parsed.token },
+			);
 			io.stderr.write(`gantry: serving MCP at ${listener.url} (Ctrl-C stops)\n`);
+			// A generated token is shown once, here; clients send it as "Authorization: Bearer <token>".
+			if (listener.token !== undefined && parsed.token === undefined)
+				io.stderr.write(
+					`gantry: ${host} is reachable from other machines, so clients must send "Authorization: Bearer ${listener.token}" (pass --token to choose it)\n`,
+				);
 			await new Promise<void>((resolve) => {
 				process.once("SIGINT", resolve);
 				process.once("SIGTERM", resolve);

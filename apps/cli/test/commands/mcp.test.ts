@@ -1,7 +1,7 @@
 // biome-ignore-all lint/suspicious/noTemplateCurlyInString: the .mcp.json files under test use ${VAR} on purpose
 import { type ChildProcess, spawn } from "node:child_process";
 import { existsSync, mkdirSync, readFileSync, realpathSync, writeFileSync } from "node:fs";
-import { createServer } from "node:http";
+import { createServer, request as httpRequest } from "node:http";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
@@ -108,6 +108,64 @@ describe("gantry mcp serve", () => {
 		await client.close();
 		server.child.kill("SIGTERM");
 		expect(await server.exited).toBe(0);
+	});
+});
+
+describe("gantry mcp serve --http guards its port", () => {
+	it("refuses a foreign Host or Origin with 403; with --token, 401 without it and a working call with it", async () => {
+		writeFileSync(join(workspace.project, "a.txt"), "alpha\n");
+		const server = await serveHttp(["--token", "tok-123"]);
+		const initialize = JSON.stringify({
+			jsonrpc: "2.0",
+			id: 1,
+			method: "initialize",
+			params: { protocolVersion: "2025-06-18", capabilities: {}, clientInfo: { name: "raw", version: "1" } },
+		});
+		const headers = { "Content-Type": "application/json", Accept: "application/json, text/event-stream" };
+		const withHost = await new Promise<number>((resolve, reject) => {
+			const request = httpRequest(
+				server.url,
+				{ method: "POST", headers: { ...headers, Host: "evil.example", Authorization: "Bearer tok-123" } },
+				(response) => {
+					response.resume();
+					resolve(response.statusCode ?? 0);
+				},
+			);
+			request.on("error", reject);
+			request.end(initialize);
+		});
+		expect(withHost).toBe(403);
+		const origin = await fetch(server.url, {
+			method: "POST",
+			headers: { ...headers, Origin: "http://evil.example", Authorization: "Bearer tok-123" },
+			body: initialize,
+		});
+		expect(origin.status).toBe(403);
+		const noToken = await fetch(server.url, { method: "POST", headers, body: initialize });
+		expect(noToken.status).toBe(401);
+		const refused = await gantry(["mcp", "call", "--url", server.url, "read", '{"path":"a.txt"}']);
+		expect(refused.code).not.toBe(0);
+		const run = await gantry([
+			"mcp",
+			"call",
+			"--url",
+			server.url,
+			"--header",
+			"Authorization: Bearer tok-123",
+			"read",
+			'{"path":"a.txt"}',
+		]);
+		expect(run.code).toBe(0);
+		expect(run.stdout).toContain("alpha");
+	});
+
+	it("--token needs --http and a value", async () => {
+		const alone = await gantry(["mcp", "serve", "--token", "x"]);
+		expect(alone.code).toBe(2);
+		expect(alone.stderr).toContain("--token applies to --http only");
+		const empty = await gantry(["mcp", "serve", "--http", "127.0.0.1:0", "--token", ""]);
+		expect(empty.code).toBe(2);
+		expect(empty.stderr).toContain("--token needs a token");
 	});
 });
 
