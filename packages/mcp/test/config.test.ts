@@ -35,7 +35,7 @@ describe("loadMcpConfig", () => {
 		dirs.writeUser({ mcpServers: { mine: { command: "user-server" } } });
 		dirs.writeProject({ mcpServers: { theirs: { command: "project-server" } } });
 		const config = await loadMcpConfig(dirs.project, { home: dirs.home, env: {}, project: false });
-		expect(config.mcpServers).toEqual({ mine: { command: "user-server" } });
+		expect(config.mcpServers).toEqual({ mine: { command: "user-server", scope: "user" } });
 	});
 
 	test("merges the user's file under the project's, by server name, and expands ${VAR}", async () => {
@@ -54,8 +54,8 @@ describe("loadMcpConfig", () => {
 			env: { BASE: "http://127.0.0.1:9", TOKEN: "t0k" },
 		});
 		expect(config.mcpServers).toEqual({
-			shared: { command: "node", args: ["/nowhere/server.js"], exposure: "codemode" },
-			mine: { type: "http", url: "http://127.0.0.1:9/mcp", headers: { Authorization: "Bearer t0k" } },
+			shared: { command: "node", args: ["/nowhere/server.js"], exposure: "codemode", scope: "project" },
+			mine: { type: "http", url: "http://127.0.0.1:9/mcp", headers: { Authorization: "Bearer t0k" }, scope: "user" },
 		});
 	});
 
@@ -119,6 +119,7 @@ describe("${VAR} in a project's .mcp.json", () => {
 			command: "node",
 			args: ["--token=ghp-mine", "--key=none"],
 			env: { GITHUB_TOKEN: "ghp-mine" },
+			scope: "project",
 		});
 		expect(JSON.stringify(config)).not.toContain("sk-secret");
 	});
@@ -137,7 +138,12 @@ describe("${VAR} in a project's .mcp.json", () => {
 			},
 		});
 		const config = await loadMcpConfig(dirs.project, { home: dirs.home, env: secrets });
-		expect(config.mcpServers.cmd).toEqual({ command: "node", args: ["anonymous"], env: { GITHUB_TOKEN: "" } });
+		expect(config.mcpServers.cmd).toEqual({
+			command: "node",
+			args: ["anonymous"],
+			env: { GITHUB_TOKEN: "" },
+			scope: "project",
+		});
 	});
 
 	test("the default reads ~/.gantry/trust.json: trusting the folder lets its named variables expand", async () => {

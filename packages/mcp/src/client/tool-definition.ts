@@ -34,7 +34,7 @@ export function createMcpToolDefinition(input: McpToolDefinitionInput): ToolDefi
 		parameters: objectSchema(tool.inputSchema),
 		exposure,
 		namespace,
-		annotations: trustedAnnotations(tool.annotations, settings?.readOnly),
+		annotations: trustedAnnotations(tool.annotations, settings?.readOnly, connection.settings.scope),
 		async execute(_toolCallId, params, signal, onUpdate) {
 			if (!input.isOffered()) {
 				return errorResult(

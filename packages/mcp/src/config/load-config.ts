@@ -38,12 +38,22 @@ export interface LoadMcpConfigOptions {
 export async function loadMcpConfig(cwd: string, options: LoadMcpConfigOptions = {}): Promise<McpConfig> {
 	const env = options.env ?? process.env;
 	const home = options.home ?? homedir();
-	const user = await readConfigFile(join(home, ".gantry", "mcp.json"), env, () => undefined);
-	if (options.project === false) return { mcpServers: { ...user.mcpServers } };
+	const user = scoped(await readConfigFile(join(home, ".gantry", "mcp.json"), env, () => undefined), "user");
+	if (options.project === false) return user;
 	const path = join(cwd, ".mcp.json");
 	const trusted = options.trusted ?? (await isProjectTrusted(cwd, options.home));
-	const project = await readConfigFile(path, env, (entry) => projectRules(path, cwd, entry, trusted));
+	const project = scoped(
+		await readConfigFile(path, env, (entry) => projectRules(path, cwd, entry, trusted)),
+		"project",
+	);
 	return { mcpServers: { ...user.mcpServers, ...project.mcpServers } };
+}
+
+/** Every entry marked with the file it came from, whatever the file says. */
+function scoped(config: McpConfig, scope: "user" | "project"): McpConfig {
+	const mcpServers: McpConfig["mcpServers"] = {};
+	for (const [name, settings] of Object.entries(config.mcpServers)) mcpServers[name] = { ...settings, scope };
+	return { mcpServers };
 }
 
 /** What a project server's values may expand: nothing before trust, then the names its `env` block gives. */

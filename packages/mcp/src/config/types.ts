@@ -51,6 +51,12 @@ export type McpServerSettings = McpServerConfig & {
 	startTimeoutMs?: number;
 	/** Leaves the server out without deleting its entry. */
 	disabled?: boolean;
+	/**
+	 * Where the entry came from, set by `loadMcpConfig` (a file cannot choose it): `"project"` for a
+	 * folder's `.mcp.json`, whose servers nobody vetted, so their tools' annotations count for nothing
+	 * and every call asks until a rule allows it. Default `"user"`.
+	 */
+	scope?: "user" | "project";
 };
 
 /** The shape of Claude Code's and Cursor's `.mcp.json`. */
