@@ -182,7 +182,7 @@ describe("sessions are capped and expire", () => {
 	});
 
 	test("a session ended with DELETE frees its place; an idle session closes and its id is unknown after", async () => {
-		const listener = await serve({ maxSessions: 2, sessionIdleMs: 300 });
+		const listener = await serve({ maxSessions: 2, sessionIdleMs: 1500 });
 		const first = await connectClient(listener.url);
 		const second = await connectClient(listener.url);
 		expect(listener.sessionCount).toBe(2);
@@ -193,9 +193,9 @@ describe("sessions are capped and expire", () => {
 		expect((await third.callTool({ name: "echo", arguments: { text: "3" } })).content).toEqual([
 			{ type: "text", text: "3" },
 		]);
-		// Kept alive by use: calls every 100 ms for 600 ms, twice the idle time.
-		for (let index = 0; index < 6; index++) {
-			await new Promise((resolve) => setTimeout(resolve, 100));
+		// Kept alive by use: calls every 250 ms for 2.5 s, well past the idle time.
+		for (let index = 0; index < 10; index++) {
+			await new Promise((resolve) => setTimeout(resolve, 250));
 			await third.callTool({ name: "echo", arguments: { text: String(index) } });
 		}
 		// `first` did nothing since its initialize: closed, and its id is refused.
