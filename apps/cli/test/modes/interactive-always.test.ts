@@ -13,7 +13,7 @@ describe.skipIf(!HAS_TMUX)('"always" in interactive mode', () => {
 	it("remembers the command prefix in the project's local settings, shows it in /tools, and says when it cannot save", async () => {
 		const shared = join(cli.workspace.project, ".gantry", "settings.json");
 		const settings = join(cli.workspace.project, ".gantry", "settings.local.json");
-		const sharedText = `${JSON.stringify({ model: "kept", permissions: { deny: ["bash(rm:*)"] } }, null, 2)}\n`;
+		const sharedText = `${JSON.stringify({ alwaysThinkingEnabled: true, permissions: { deny: ["bash(rm:*)"] } }, null, 2)}\n`;
 		mkdirSync(join(cli.workspace.project, ".gantry"));
 		writeFileSync(shared, sharedText);
 		// Not echo or ls: read-only commands run without a question.
