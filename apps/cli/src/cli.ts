@@ -32,6 +32,10 @@ export async function runCli(argv: readonly string[], io: CliIo = processIo()): 
 			const { runMcpCommand } = await import("./commands/mcp-command.js");
 			return await runMcpCommand(argv.slice(1), io);
 		}
+		if (argv[0] === "rewind") {
+			const { runRewindCommand } = await import("./commands/rewind.js");
+			return await runRewindCommand(argv.slice(1), io);
+		}
 		if (argv[0] === "export") {
 			const { runExportCommand } = await import("./commands/export.js");
 			return await runExportCommand(argv.slice(1), io);

@@ -10,6 +10,8 @@ Usage
   gantry --mode json "prompt"      every session event as one JSON line
   gantry tools [--json]            list every registered tool, and the rule or mode that decides it
   gantry sessions [--json]         this folder's sessions, newest first (ids for --resume)
+  gantry rewind SESSION [N]        list a session's prompts with the files each changed; with N, go back
+                                   to before prompt N (--code or --conversation: only that)
   gantry trust                     trust this folder: its .gantry settings and .mcp.json servers apply
   gantry export <file.jsonl> [-o out.html]
                                    a session as one self-contained HTML page to share

@@ -24,6 +24,7 @@ import { KeyInput } from "../tui/key-input.js";
 import { LineEditor } from "../tui/line-editor.js";
 import { LiveScreen } from "../tui/live-screen.js";
 import { replayConversation } from "../tui/replay.js";
+import { rewindInteractively } from "../tui/rewind-command.js";
 import { pickSession } from "../tui/session-picker.js";
 import { SessionView } from "../tui/session-view.js";
 import { runSlashCommand } from "../tui/slash-commands.js";
@@ -132,7 +133,12 @@ export async function runInteractiveMode(setup: InteractiveSetup): Promise<numbe
 			if (text.startsWith("/")) {
 				view.commit([`${theme.accent(PROMPT)}${text}`]);
 				const print = (lines: string[]) => view.commit([...lines, ""]);
-				if (runSlashCommand(text, { session, theme, print, permissions }) === "exit") break;
+				const outcome = runSlashCommand(text, { session, theme, print, permissions });
+				if (outcome === "exit") break;
+				if (outcome === "rewind") {
+					const prompt = await rewindInteractively(session, ui, theme, print);
+					if (prompt !== undefined) editor.restore(prompt);
+				}
 				continue;
 			}
 			view.commit([`${theme.accent(PROMPT)}${theme.bold(text)}`]);
@@ -177,6 +183,8 @@ export async function runInteractiveMode(setup: InteractiveSetup): Promise<numbe
 	return 0;
 }
 
+/** Two Esc presses within this long are Esc Esc (milliseconds). */
+const ESCAPE_TWICE_MS = 800;
 const BRACKETED_PASTE_ON = "\x1b[?2004h";
 const BRACKETED_PASTE_OFF = "\x1b[?2004l";
 function banner(session: AgentSession, setup: InteractiveSetup, theme: Theme): string[] {
@@ -235,6 +243,7 @@ function readPrompt(
 ): Promise<string | undefined> {
 	return new Promise((resolve) => {
 		let exitArmed = false;
+		let escapedAt = 0;
 		const draw = () => {
 			const { text, column } = editor.view(PROMPT.length, screen.columns);
 			const lines = [`${theme.accent(PROMPT)}${text}`, ...modeLine(session.permissions.mode, theme)];
@@ -261,6 +270,12 @@ function readPrompt(
 				return true;
 			}
 			exitArmed = false;
+			// Esc twice in a row at an empty prompt is /rewind.
+			if (key.name === "escape" && editor.text === "") {
+				if (Date.now() - escapedAt < ESCAPE_TWICE_MS) finish("/rewind");
+				else escapedAt = Date.now();
+				return true;
+			}
 			if (key.name === "tab" && key.shift) {
 				session.permissions.setMode(nextPermissionMode(session.permissions.mode));
 				draw();

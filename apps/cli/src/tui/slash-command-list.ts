@@ -18,6 +18,11 @@ export const SLASH_COMMANDS: readonly { name: string; usage: string; description
 		usage: "/export [file]",
 		description: "the session as one self-contained HTML page (default: the transcript's path with .html)",
 	},
+	{
+		name: "/rewind",
+		usage: "/rewind",
+		description: "go back to before a prompt: code and conversation, conversation only, or code only (Esc Esc too)",
+	},
 	{ name: "/help", usage: "/help", description: "this list" },
 	{ name: "/exit", usage: "/exit", description: "leave (or Ctrl-C twice at an empty prompt, or Ctrl-D)" },
 ];

@@ -9,7 +9,8 @@ import { mcpCommand } from "./mcp-command.js";
 import { slashCommandLines } from "./slash-command-list.js";
 
 /** What the prompt loop does after a slash command. */
-export type SlashOutcome = "continue" | "exit";
+/** `"rewind"`: the loop runs `/rewind` (it asks questions, so it is not answered here). */
+export type SlashOutcome = "continue" | "exit" | "rewind";
 
 /** What slash commands work on. */
 export interface SlashContext {
@@ -23,7 +24,7 @@ export interface SlashContext {
 
 const HELP = slashCommandLines();
 
-/** Runs `/tools`, `/tools on|off <name>`, `/mcp`, `/session`, `/export [file]`, `/help` or `/exit`; unknown commands get a hint. */
+/** Runs `/tools`, `/tools on|off <name>`, `/mcp`, `/session`, `/export [file]`, `/help` or `/exit` (`/rewind`: see `SlashOutcome`); unknown commands get a hint. */
 export function runSlashCommand(input: string, context: SlashContext): SlashOutcome {
 	const [command, ...rest] = input.trim().split(/\s+/);
 	const { theme, print } = context;
@@ -46,6 +47,8 @@ export function runSlashCommand(input: string, context: SlashContext): SlashOutc
 		case "/export":
 			print(exportCommand(rest, context));
 			return "continue";
+		case "/rewind":
+			return "rewind";
 		default:
 			print([theme.error(`Unknown command ${command}.`), ...HELP.map((line) => theme.muted(line))]);
 			return "continue";
