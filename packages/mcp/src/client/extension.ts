@@ -1,5 +1,6 @@
 import type { Extension, ExtensionAPI, ToolDefinition, ToolNamespace } from "@gantry/extensions";
 import type { McpConfig } from "../config/types.js";
+import { maxOutputTokens, OutputFolder } from "./result-bounds.js";
 import { McpServerConnection, type McpTool } from "./server-connection.js";
 import type { McpServerStatus } from "./status.js";
 import { createMcpToolDefinition } from "./tool-definition.js";
@@ -18,6 +19,14 @@ export interface McpExtensionOptions {
 	 * session to exist). Without it such a server fails to start, saying why. Default: none.
 	 */
 	sandboxCommand?: McpSandboxCommand;
+	/**
+	 * The most (estimated) tokens one tool result may put in front of the model; a result over it keeps its
+	 * start and names the file holding the whole of it. Default: `MAX_MCP_OUTPUT_TOKENS` from the
+	 * environment (Claude Code's name), else 25 000.
+	 */
+	maxOutputTokens?: number;
+	/** Where the folder of whole results is made. Default: the system's temp folder. */
+	outputDir?: string;
 }
 
 /** One server as `McpExtension.servers()` lists it. */
@@ -69,6 +78,10 @@ export function createMcpExtension(config: McpConfig, options: McpExtensionOptio
 	const parts = mcpServerNameParts(names);
 	const apis: ExtensionAPI[] = [];
 	const registered = new Map<string, Map<string, RegisteredMcpTool>>();
+	const output = {
+		maxTokens: maxOutputTokens(options.maxOutputTokens, process.env),
+		folder: new OutputFolder(options.outputDir),
+	};
 	const connections = names.map((name) => {
 		const settings = config.mcpServers[name];
 		const connection: McpServerConnection = new McpServerConnection(name, settings, {
@@ -114,7 +127,14 @@ export function createMcpExtension(config: McpConfig, options: McpExtensionOptio
 				continue;
 			}
 			const isOffered = () => registered.get(connection.name)?.get(name)?.definition === definition;
-			const definition: ToolDefinition = createMcpToolDefinition({ connection, tool, name, namespace, isOffered });
+			const definition: ToolDefinition = createMcpToolDefinition({
+				connection,
+				tool,
+				name,
+				namespace,
+				isOffered,
+				output,
+			});
 			next.set(name, { definition, fingerprint });
 		}
 		registered.set(connection.name, next);

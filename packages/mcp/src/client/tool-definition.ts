@@ -2,6 +2,7 @@ import { withoutUndefined } from "@gantry/ai";
 import type { ToolDefinition, ToolExposure, ToolNamespace } from "@gantry/extensions";
 import type { TSchema } from "@sinclair/typebox";
 import { trustedAnnotations } from "./annotations.js";
+import { boundDescription, boundResult, type OutputFolder } from "./result-bounds.js";
 import { type McpToolResultDetails, mapMcpResult } from "./result-mapping.js";
 import type { McpServerConnection, McpTool } from "./server-connection.js";
 
@@ -14,6 +15,8 @@ export interface McpToolDefinitionInput {
 	namespace: ToolNamespace;
 	/** Whether the server still offers the tool, read at call time. */
 	isOffered(): boolean;
+	/** The bound on a result's size, and where whole results over it are kept. */
+	output: { maxTokens: number; folder: OutputFolder };
 }
 
 /**
@@ -30,7 +33,11 @@ export function createMcpToolDefinition(input: McpToolDefinitionInput): ToolDefi
 	const definition: ToolDefinition<TSchema, McpToolResultDetails> = {
 		name,
 		label: typeof title === "string" && title !== "" ? title : tool.name,
-		description: tool.description ?? `The "${tool.name}" tool of the MCP server "${connection.name}".`,
+		description: boundDescription(
+			typeof tool.description === "string"
+				? tool.description
+				: `The "${tool.name}" tool of the MCP server "${connection.name}".`,
+		),
 		parameters: objectSchema(tool.inputSchema),
 		exposure,
 		namespace,
@@ -51,7 +58,8 @@ export function createMcpToolDefinition(input: McpToolDefinitionInput): ToolDefi
 						onUpdate?.({ content: [{ type: "text", text }], details });
 					},
 				});
-				return mapMcpResult(result, details);
+				const mapped = mapMcpResult(result, details);
+				return await boundResult(mapped, input.output.maxTokens, input.output.folder, details);
 			} catch (error) {
 				if (signal?.aborted) throw error;
 				return errorResult(connection.describeCallError(tool.name, error), details);

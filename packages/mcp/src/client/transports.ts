@@ -5,6 +5,13 @@ import { getDefaultEnvironment, StdioClientTransport } from "@modelcontextprotoc
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
 import type { McpServerConfig } from "../config/types.js";
+import { LineBuffer } from "./line-buffer.js";
+
+/**
+ * The largest single message a stdio server may send (the SDK's default is 10 MiB, past which it closes
+ * the connection). Results this large are cut before the model sees them.
+ */
+export const MAX_STDIO_MESSAGE_BYTES = 128 * 1024 * 1024;
 
 /** How much of a server's stderr is kept for its `failed` status. */
 const STDERR_TAIL_CHARS = 2000;
@@ -52,6 +59,8 @@ export async function createStdioTransport(
 		cwd: resolve(cwd, config.cwd ?? "."),
 		stderr: "pipe",
 	});
+	// The SDK's buffer copies everything read so far on every chunk (quadratic in a message's size).
+	(transport as unknown as { _readBuffer: LineBuffer })._readBuffer = new LineBuffer(MAX_STDIO_MESSAGE_BYTES);
 	if (sandboxed) {
 		const previous = transport.onclose;
 		transport.onclose = () => {
