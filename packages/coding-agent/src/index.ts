@@ -10,7 +10,8 @@
 // checkPermissionRule, rulesMatchingNoTool, PermissionHints, PermissionHint, PermissionOrigins, PERMISSION_MODES,
 // permissionModeOf, nextPermissionMode, closestName, SessionPermissions (type), checkpoints (CheckpointInfo,
 // RewindOptions, RewindResult, CHECKPOINT_FILE_SIZE_LIMIT, the transcript's checkpoint and rewind entries,
-// listTranscriptCheckpoints, rewindTranscript).
+// listTranscriptCheckpoints, rewindTranscript), the compaction types (CompactionOptions, CompactionResult,
+// CompactionEvent, CompactionReason, LoadedCompaction, transcript compaction/trim entries).
 export {
 	CHECKPOINT_FILE_SIZE_LIMIT,
 	type CheckpointInfo,
@@ -33,6 +34,15 @@ export {
 	DEFAULT_CODEMODE_TIMEOUT_MS,
 	runCodemodeScript,
 } from "./codemode/index.js";
+export type {
+	CompactionEvent,
+	CompactionOptions,
+	CompactionReason,
+	CompactionResult,
+	LoadedCompaction,
+	TranscriptCompactionEntry,
+	TranscriptTrimEntry,
+} from "./compaction/types.js";
 export { CodingAgentError, type CodingAgentErrorCode } from "./errors.js";
 export { type PermissionHint, PermissionHints } from "./permissions/permission-hints.js";
 export { nextPermissionMode, permissionModeOf } from "./permissions/permission-modes.js";

@@ -9,7 +9,7 @@ export function agentOptionsFor(
 	sessionId: string,
 	resumed: AgentMessage[] | undefined,
 	hooks: Pick<AgentOptions, "beforeToolCall" | "afterToolCall">,
-	session: Required<Pick<AgentOptions, "resolveTool" | "onListenerError">>,
+	session: Required<Pick<AgentOptions, "resolveTool" | "onListenerError" | "transformContext">>,
 ): AgentOptions {
 	return withoutUndefined({
 		initialState: { model: options.model, messages: resumed ?? options.initialMessages ?? [] },
@@ -23,5 +23,6 @@ export function agentOptionsFor(
 		temperature: options.temperature,
 		streamOptions: streamOptionsFor(options, sessionId),
 		onListenerError: session.onListenerError,
+		transformContext: session.transformContext,
 	});
 }

@@ -12,6 +12,7 @@ import { type ExtensionRunner, type ToolDefinition, type ToolInfo, wrapToolDefin
 import type { Workspace } from "@gantry/tools";
 import { createSessionCheckpoints } from "../checkpoints/session-wiring.js";
 import type { CheckpointInfo, RewindOptions, RewindResult } from "../checkpoints/types.js";
+import * as compaction from "../compaction/session-compactor.js";
 import { runPromptWithHooks, runSessionEnd } from "../hooks/prompt-hooks.js";
 import type { SessionHooks } from "../hooks/session-hooks.js";
 import { TOOL_SEARCH_TOOL_NAME } from "../tool-search/index.js";
@@ -22,7 +23,6 @@ import { applyToolLoadout } from "./loadout.js";
 import { createToolFilter } from "./name-patterns.js";
 import { NestedToolCallRunner } from "./nested-calls.js";
 import {
-	addListener,
 	declaredToolsOf,
 	findLastAssistant,
 	isToolResult,
@@ -30,6 +30,7 @@ import {
 	type SessionEnvironment,
 	sessionIdFor,
 } from "./session-basics.js";
+import { SessionListeners } from "./session-listeners.js";
 import type { AgentSessionOptions } from "./session-options.js";
 import type { SessionPermissions } from "./session-permissions.js";
 import { createBuiltinToolSources } from "./session-tools.js";
@@ -37,8 +38,11 @@ import { buildSystemPrompt } from "./system-prompt.js";
 import { ToolRegistry, type ToolSource } from "./tool-registry.js";
 import type { LoadedTranscript, Transcript } from "./transcript.js";
 
-/** Session events are the agent's events, plus nested calls' `tool_execution_*` (with `parentToolCallId`). */
-export type AgentSessionEvent = AgentEvent;
+/**
+ * Session events are the agent's events, plus nested calls' `tool_execution_*` (with `parentToolCallId`),
+ * plus compaction's (`compaction_start`, `compaction_end`, `tool_results_trim`; not sent to extensions).
+ */
+export type AgentSessionEvent = AgentEvent | compaction.CompactionEvent;
 export type AgentSessionListener = (event: AgentSessionEvent) => void | Promise<void>;
 
 /** Reports problems the session recovered from (a throwing `prepareLoadout`, a failing listener). */
@@ -65,9 +69,9 @@ export class AgentSession {
 	readonly #options: AgentSessionOptions;
 	readonly #registry = new ToolRegistry({ searchTool: TOOL_SEARCH_TOOL_NAME });
 	readonly #nested: NestedToolCallRunner;
+	readonly #compactor: compaction.ContextCompactor;
 	readonly #transcript: Transcript | undefined;
-	readonly #listeners: AgentSessionListener[] = [];
-	readonly #diagnosticListeners: SessionDiagnosticListener[] = [];
+	readonly #listeners = new SessionListeners<AgentSessionEvent>();
 	readonly #namedInAllowlist: ReadonlySet<string>;
 	readonly #isAllowed: (name: string) => boolean;
 	readonly #hooks: SessionHooks | undefined;
@@ -101,7 +105,7 @@ export class AgentSession {
 		this.#hooks = environment.hooks;
 		// Through the UI when there is one, else to the diagnostic listeners.
 		const notify = (message: string, level: "info" | "warning" | "error" = "warning") =>
-			runner.hasUI ? runner.ui.notify(message, level) : this.#report(message);
+			runner.hasUI ? runner.ui.notify(message, level) : this.#listeners.report(message);
 		this.#hooks?.attach({
 			...withoutUndefined({ tempDir: this.tempDir, sessionId: this.sessionId, transcriptPath: this.#transcript?.path }),
 			getPermissionMode: () => this.permissions.mode,
@@ -129,8 +133,13 @@ export class AgentSession {
 		this.agent = new Agent(
 			agentOptionsFor(options, this.sessionId, transcript?.loaded?.messages, hooks, {
 				resolveTool: (name, declared) => this.#registry.resolve(name, declared),
-				onListenerError: (error) => this.#report("a session listener failed", error),
+				onListenerError: (error) => this.#listeners.report("a session listener failed", error),
+				transformContext: (messages, signal) => this.#compactor.transform(messages, signal),
 			}),
+		);
+		const state = () => this.agent.state;
+		this.#compactor = compaction.createSessionCompactor(options, this.sessionId, transcript, state, (event) =>
+			this.#broadcast(event),
 		);
 		this.#nested = new NestedToolCallRunner({
 			getCallableTools: () => this.#callableTools(),
@@ -167,7 +176,7 @@ export class AgentSession {
 			if (change.reason !== undefined) this.#registry.noteRemoval(change.removedToolNames, change.reason);
 			this.refreshTools();
 		});
-		runner.onError((diagnostic) => this.#report(diagnostic.message, diagnostic.error));
+		runner.onError((diagnostic) => this.#listeners.report(diagnostic.message, diagnostic.error));
 
 		const restoredActive = transcript?.loaded?.activeToolNames;
 		this.#persistedActive = restoredActive ? [...restoredActive] : [];
@@ -218,20 +227,26 @@ export class AgentSession {
 		});
 	}
 
-	/** Aborts the current run and kills the hooks running for it. */
+	/** Summarises all but the recent turns now (README: "Compaction"); rejects `busy` in a run, `compaction_failed`. */
+	compact(instructions?: string): Promise<compaction.CompactionResult> {
+		return this.#compactor.compactSession(this.agent.state, instructions, this.#disposed);
+	}
+
+	/** Aborts the current run (or `compact()`) and kills the hooks running for it. */
 	abort(): void {
+		this.#compactor.abort();
 		this.#hooks?.abort();
 		this.agent.abort();
 	}
 
 	/** Receives every agent event and nested calls' execution events; returns the remover. */
 	subscribe(listener: AgentSessionListener): () => void {
-		return addListener(this.#listeners, listener);
+		return this.#listeners.subscribe(listener);
 	}
 
 	/** Receives problems the session recovered from; returns the remover. */
 	onDiagnostic(listener: SessionDiagnosticListener): () => void {
-		return addListener(this.#diagnosticListeners, listener);
+		return this.#listeners.onDiagnostic(listener);
 	}
 
 	/** Declared tools, in their stable order (hidden declarations included: they stay active). */
@@ -286,7 +301,7 @@ export class AgentSession {
 		this.runner.setToolHost(undefined);
 		this.runner.setActionHost(undefined);
 		await releaseWorkspace(this.workspace, this.tempDir, this.#options.keepWorkspaceOpen === true, (message, error) =>
-			this.#report(message, error),
+			this.#listeners.report(message, error),
 		);
 	}
 
@@ -323,7 +338,7 @@ export class AgentSession {
 
 	#applyLoadout(): void {
 		const loadout = applyToolLoadout(this.#registry, (error, tool) =>
-			this.#report(`prepareLoadout of ${tool} failed; its changes were ignored`, error),
+			this.#listeners.report(`prepareLoadout of ${tool} failed; its changes were ignored`, error),
 		);
 		this.agent.state.tools = loadout.declared;
 		this.agent.state.systemPrompt = buildSystemPrompt(
@@ -376,24 +391,8 @@ export class AgentSession {
 		return this.#nestedDelivery;
 	}
 
-	async #broadcast(event: AgentEvent): Promise<void> {
-		await this.runner.emit(event);
-		for (const listener of this.#listeners.slice()) {
-			try {
-				await listener(event);
-			} catch (error) {
-				this.#report(`a session listener failed on ${event.type}`, error);
-			}
-		}
-	}
-
-	#report(message: string, error?: unknown): void {
-		for (const listener of this.#diagnosticListeners) {
-			try {
-				listener(message, error);
-			} catch {
-				// A diagnostic listener that throws has nobody left to tell.
-			}
-		}
+	async #broadcast(event: AgentSessionEvent): Promise<void> {
+		if (!compaction.isCompactionEvent(event)) await this.runner.emit(event);
+		await this.#listeners.deliver(event);
 	}
 }

@@ -35,13 +35,6 @@ export function streamOptionsFor(options: AgentSessionOptions, sessionId: string
 }
 
 /** Adds `listener` to `listeners`; returns the remover. */
-export function addListener<T>(listeners: T[], listener: T): () => void {
-	listeners.push(listener);
-	return () => {
-		const index = listeners.indexOf(listener);
-		if (index !== -1) listeners.splice(index, 1);
-	};
-}
 
 /** What `createAgentSession` prepared for the session besides its options. */
 export interface SessionEnvironment {

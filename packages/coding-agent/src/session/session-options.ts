@@ -2,6 +2,7 @@ import type { AgentMessage } from "@gantry/agent";
 import type { Model, ReasoningLevel, stream } from "@gantry/ai";
 import type { Extension, ExtensionUI, ToolDefinition } from "@gantry/extensions";
 import type { AllToolsOptions, Workspace } from "@gantry/tools";
+import type { CompactionOptions } from "../compaction/types.js";
 import type { GantrySettings, PermissionMode } from "../settings/types.js";
 import type { ContextFile } from "./context-files.js";
 
@@ -118,4 +119,9 @@ export interface AgentSessionOptions {
 	alwaysAllowScope?: string;
 	/** A checkpoint of the workspace before each prompt, for `rewind`. Default true. */
 	checkpoints?: boolean;
+	/**
+	 * Compaction of long conversations: automatic at 80 % of the model's context window (old tool results
+	 * trimmed first, then a summary), and `session.compact()` on demand. See `CompactionOptions`.
+	 */
+	compaction?: CompactionOptions;
 }

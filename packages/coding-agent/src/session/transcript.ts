@@ -8,6 +8,7 @@ import {
 	type TranscriptCheckpointEntry,
 	type TranscriptRewindEntry,
 } from "../checkpoints/history.js";
+import type { LoadedCompaction, TranscriptCompactionEntry, TranscriptTrimEntry } from "../compaction/types.js";
 
 export const TRANSCRIPT_VERSION = 1;
 
@@ -45,7 +46,9 @@ export type TranscriptEntry =
 	| TranscriptMessageEntry
 	| TranscriptToolsEntry
 	| TranscriptCheckpointEntry
-	| TranscriptRewindEntry;
+	| TranscriptRewindEntry
+	| TranscriptCompactionEntry
+	| TranscriptTrimEntry;
 
 /** What a model-issued tool call ran with, as `loadTranscript` rebuilds it. */
 export interface TranscriptExecution {
@@ -66,12 +69,15 @@ export interface LoadedTranscript {
 	checkpoints: CheckpointHistory;
 	/** Lines that could not be read (a torn last line is expected after a crash). */
 	skippedLines: number;
+	/** The compaction state the `compaction` and `trim` entries leave, or undefined when there are none. */
+	compaction?: LoadedCompaction;
 }
 
 /**
  * An append-only JSONL transcript: a header, one entry per message, one per change of the active tool set,
  * one per prompt's checkpoints and one per rewind (history is never rewritten: the loader replays a rewind,
- * so a resumed session continues from the rewound conversation). Every entry is written with its own append, so a crash can tear at most the last line,
+ * so a resumed session continues from the rewound conversation) and one per compaction step (a summary, or
+ * tool results trimmed; the messages stay as they were). Every entry is written with its own append, so a crash can tear at most the last line,
  * which loading ignores.
  */
 export class Transcript {
@@ -156,6 +162,7 @@ export function loadTranscript(path: string): LoadedTranscript {
 	const executions = new Map<string, TranscriptExecution>();
 	const checkpoints = new CheckpointHistory();
 	let skippedLines = 0;
+	let compaction: LoadedCompaction | undefined;
 	for (const line of lines) {
 		if (line.trim() === "") continue;
 		let entry: TranscriptEntry;
@@ -175,13 +182,56 @@ export function loadTranscript(path: string): LoadedTranscript {
 		} else if (entry.type === "checkpoint") checkpoints.apply(entry);
 		else if (entry.type === "rewind") {
 			checkpoints.apply(entry);
-			if (entry.conversation && entry.messageIndex < messages.length) messages.length = entry.messageIndex;
+			if (entry.conversation && entry.messageIndex < messages.length) {
+				messages.length = entry.messageIndex;
+				// A summary of messages the rewind took back no longer stands for the conversation.
+				if (compaction?.summary && compaction.summary.firstKeptIndex > messages.length) {
+					const { summary: _rewound, ...rest } = compaction;
+					compaction = rest;
+				}
+			}
+		} else if (entry.type === "compaction" || entry.type === "trim") {
+			const next = readCompaction(
+				entry,
+				compaction ?? { trimmedToolCallIds: [], changedAtMessage: 0 },
+				messages.length,
+			);
+			if (next === undefined) skippedLines++;
+			else compaction = next;
 		}
 	}
 	if (!header) {
 		throw new Error(`${path} is not a Gantry transcript: its first line is not a session header`);
 	}
-	return { header, messages, activeToolNames: active, executions, checkpoints, skippedLines };
+	return {
+		header,
+		messages,
+		activeToolNames: active,
+		executions,
+		checkpoints,
+		skippedLines,
+		...(compaction ? { compaction } : {}),
+	};
+}
+
+/** The compaction state after one more entry, or undefined for an entry of the wrong shape. */
+function readCompaction(
+	entry: TranscriptCompactionEntry | TranscriptTrimEntry,
+	state: LoadedCompaction,
+	messageCount: number,
+): LoadedCompaction | undefined {
+	if (entry.type === "trim") {
+		if (!Array.isArray(entry.toolCallIds) || !entry.toolCallIds.every((id) => typeof id === "string")) return undefined;
+		return {
+			...state,
+			trimmedToolCallIds: [...state.trimmedToolCallIds, ...entry.toolCallIds],
+			changedAtMessage: messageCount,
+		};
+	}
+	const index = entry.firstKeptIndex;
+	if (typeof entry.summary !== "string" || !Number.isInteger(index) || index < 0 || index > messageCount)
+		return undefined;
+	return { ...state, summary: { text: entry.summary, firstKeptIndex: index }, changedAtMessage: messageCount };
 }
 
 /** Rebuilds what a tool result ran with: from its entry when written there, else from its tool call. */

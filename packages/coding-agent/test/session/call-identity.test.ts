@@ -1,9 +1,8 @@
-import type { AgentEvent } from "@gantry/agent";
 import { createFauxModel } from "@gantry/ai";
 import { defineTool, type ToolDefinition } from "@gantry/extensions";
 import { Type } from "@sinclair/typebox";
 import { describe, expect, it } from "vitest";
-import { createAgentSession } from "../../src/index.js";
+import { type AgentSessionEvent, createAgentSession } from "../../src/index.js";
 import { echoTool, toolResults, withTempDir } from "./helpers.js";
 
 /** A tool that makes one nested `echo` call and answers with the nested call's id. */
@@ -38,7 +37,7 @@ describe("call identity", () => {
 					toolExecution,
 					customTools: [caller, echoTool("echo").definition],
 				});
-				const events: AgentEvent[] = [];
+				const events: AgentSessionEvent[] = [];
 				session.subscribe((event) => void events.push(event));
 				await session.prompt("go");
 				const [a, a1] = toolResults(session.messages);

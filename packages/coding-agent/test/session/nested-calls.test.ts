@@ -1,9 +1,9 @@
-import type { AgentEvent, AgentToolCallOutcome } from "@gantry/agent";
+import type { AgentToolCallOutcome } from "@gantry/agent";
 import { completeUsage, createFauxModel } from "@gantry/ai";
 import { defineTool, type Extension, type ToolDefinition } from "@gantry/extensions";
 import { Type } from "@sinclair/typebox";
 import { describe, expect, it } from "vitest";
-import { createAgentSession } from "../../src/index.js";
+import { type AgentSessionEvent, createAgentSession } from "../../src/index.js";
 import { echoTool, textOf, toolResults, withTempDir } from "./helpers.js";
 
 type Call = { name: string; args: unknown };
@@ -82,7 +82,7 @@ describe("nested calls", () => {
 				noTools: "builtin",
 				customTools: [echo.definition, orchestrate.definition, metered],
 			});
-			const events: AgentEvent[] = [];
+			const events: AgentSessionEvent[] = [];
 			session.subscribe((event) => {
 				events.push(event);
 			});
