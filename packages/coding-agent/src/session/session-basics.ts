@@ -34,7 +34,6 @@ export function streamOptionsFor(options: AgentSessionOptions, sessionId: string
 	return streamOptions;
 }
 
-
 /** What `createAgentSession` prepared for the session besides its options. */
 export interface SessionEnvironment {
 	workspace: Workspace;
