@@ -121,6 +121,29 @@ function pad(text: string, width: number): string {
 	return text + " ".repeat(Math.max(0, width - visibleWidth(text)));
 }
 
+const LIST_MARKS = { allow: "+", deny: "-", ask: "?" } as const;
+
+/**
+ * Each rule that decides some tool's calls, with the file (or option) it came from:
+ * `Rules: -Read(**\/.env) .gantry/settings.json · +Bash(npm test:*) --allow`; where rules come from when none do.
+ */
+export function ruleOriginsLine(entries: readonly ToolListEntry[]): string {
+	const seen = new Set<string>();
+	const parts: string[] = [];
+	for (const entry of entries) {
+		for (const source of entry.permissionRules) {
+			const text = `${LIST_MARKS[source.list]}${source.rule} ${shortFileName(source.file)}`;
+			if (seen.has(text)) continue;
+			seen.add(text);
+			parts.push(text);
+		}
+	}
+	if (parts.length === 0) {
+		return "Rules: none (they come from ~/.gantry/settings.json, .gantry/settings.json, .gantry/settings.local.json, --allow/--deny)";
+	}
+	return `Rules: ${parts.join(" · ")}`;
+}
+
 /** The tools as an aligned table, with a line that names the three sets. */
 export function formatToolTable(entries: readonly ToolListEntry[], theme: Theme): string[] {
 	if (entries.length === 0) return [theme.muted("No tools are registered.")];
@@ -158,7 +181,7 @@ export function formatToolTable(entries: readonly ToolListEntry[], theme: Theme)
 		theme.muted(
 			"PERMISSION: what a call does without further rules, and the rule or mode that decides (+rule allows some calls, -rule denies some, ?rule asks)",
 		),
-		theme.muted("Rules: ~/.gantry/settings.json, .gantry/settings.json, .gantry/settings.local.json, --allow/--deny"),
+		theme.muted(ruleOriginsLine(entries)),
 		theme.muted(
 			`${entries.length} registered · ${entries.filter((entry) => entry.active).length} active (declared to the model) · ${entries.filter((entry) => entry.callable).length} callable (by other tools)`,
 		),

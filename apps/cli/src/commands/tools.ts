@@ -7,7 +7,7 @@ import { untrustedNotice } from "../project-requests.js";
 import { describeSandbox } from "../sandbox-status.js";
 import { openSession } from "../session-factory.js";
 import { settingsModelDefaults, withSettingsDefaults } from "../settings-model.js";
-import { formatToolTable, listTools } from "../tool-list.js";
+import { formatToolTable, listTools, shortFileName } from "../tool-list.js";
 import { trustFolder } from "../trust.js";
 import { themeFor } from "../tui/theme.js";
 import { resolveWorkingFolder } from "../working-folder.js";
@@ -48,7 +48,7 @@ export async function runToolsCommand(
 				theme.muted(`MCP server ${server.name} (${server.transport}): ${describeMcpStatus(server.status)}`),
 			);
 			const mode = theme.muted(
-				`Mode: ${run.permissionMode}${run.origins.modeSource === undefined ? "" : ` (from ${run.origins.modeSource})`}`,
+				`Mode: ${run.permissionMode}${run.origins.modeSource === undefined ? "" : ` (from ${shortFileName(run.origins.modeSource, cwd)})`}`,
 			);
 			const ignored = run.loaded.ignored
 				.filter((item) => !(run.loaded.withheld ?? []).includes(item))

@@ -4,6 +4,7 @@ import {
 	type AgentSession,
 	nextPermissionMode,
 	type PermissionMode,
+	type PermissionOrigins,
 	type PermissionPolicyOptions,
 } from "@gantry/coding-agent";
 import type { Theme } from "@gantry/extensions";
@@ -74,6 +75,7 @@ export async function runInteractiveMode(setup: InteractiveSetup): Promise<numbe
 	});
 	let session: AgentSession;
 	let permissions: PermissionPolicyOptions;
+	let origins: PermissionOrigins = {};
 	const chosen = setup.pickFrom ? await pickSession(setup.pickFrom, ui, theme) : undefined;
 	const file: SessionFileChoice | undefined = chosen ? { path: chosen.path, origin: "resumed" } : setup.session;
 	// Full-output files stay with the transcript they belong to.
@@ -95,6 +97,7 @@ export async function runInteractiveMode(setup: InteractiveSetup): Promise<numbe
 		// What /tools shows: the settings' rules, and the "always" answers as they are given.
 		const allow = run.settings.permissions?.allow ?? [];
 		permissions = policyOptionsOf(run, () => session.permissions.mode);
+		origins = run.origins;
 		session = await openSession({
 			...setup,
 			...(outputFolder !== undefined ? { outputFolder } : {}),
@@ -133,7 +136,7 @@ export async function runInteractiveMode(setup: InteractiveSetup): Promise<numbe
 			if (text.startsWith("/")) {
 				view.commit([`${theme.accent(PROMPT)}${text}`]);
 				const print = (lines: string[]) => view.commit([...lines, ""]);
-				const outcome = runSlashCommand(text, { session, theme, print, permissions });
+				const outcome = runSlashCommand(text, { session, theme, print, permissions, origins });
 				if (outcome === "exit") break;
 				if (outcome === "rewind") {
 					const prompt = await rewindInteractively(session, ui, theme, print);

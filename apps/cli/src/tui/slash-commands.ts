@@ -1,5 +1,5 @@
 import { resolve } from "node:path";
-import type { AgentSession, PermissionPolicyOptions } from "@gantry/coding-agent";
+import type { AgentSession, PermissionOrigins, PermissionPolicyOptions } from "@gantry/coding-agent";
 import type { Theme } from "@gantry/extensions";
 import { CliError } from "../errors.js";
 import { exportTranscript } from "../export/write-export.js";
@@ -20,6 +20,8 @@ export interface SlashContext {
 	print(lines: string[]): void;
 	/** The run's permission policy options, for the PERMISSION column of `/tools`. */
 	permissions?: PermissionPolicyOptions;
+	/** Where the run's rules and mode came from, for `/tools`. */
+	origins?: PermissionOrigins;
 }
 
 const HELP = slashCommandLines();
@@ -55,8 +57,8 @@ export function runSlashCommand(input: string, context: SlashContext): SlashOutc
 	}
 }
 
-function toolsCommand(words: string[], { session, theme, permissions }: SlashContext): string[] {
-	if (words.length === 0) return formatToolTable(listTools(session, permissions), theme);
+function toolsCommand(words: string[], { session, theme, permissions, origins }: SlashContext): string[] {
+	if (words.length === 0) return formatToolTable(listTools(session, permissions, origins), theme);
 	const [action, name] = words;
 	if ((action !== "on" && action !== "off") || name === undefined || words.length > 2) {
 		return [theme.error("Usage: /tools, /tools on <name>, /tools off <name>")];

@@ -1,4 +1,4 @@
-import { existsSync } from "node:fs";
+import { existsSync, mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import type { ToolListEntry } from "../../src/tool-list.js";
@@ -59,5 +59,25 @@ describe("gantry tools", () => {
 		expect(run.stdout).toMatch(/TOOL\s+EXPOSURE\s+ACTIVE\s+CALLABLE\s+ANNOTATIONS\s+PERMISSION\s+SOURCE/);
 		expect(run.stdout).toMatch(/bash\s+direct\s+yes\s+yes\s+destructive, open-world\s+ask\s+builtin/);
 		expect(run.stdout).toMatch(/\d+ registered · 7 active .* · 7 callable/);
+		expect(run.stdout).toContain("Rules: none (they come from ~/.gantry/settings.json");
+	});
+
+	it("names, for each rule that decides some tool, the file or option it came from, and the mode's", async () => {
+		mkdirSync(join(workspace.home, ".gantry"));
+		writeFileSync(
+			join(workspace.home, ".gantry", "settings.json"),
+			JSON.stringify({
+				permissions: { deny: ["Read(**/.env)"], ask: ["Bash(git push:*)"], defaultMode: "acceptEdits" },
+			}),
+		);
+		const run = await gantry(["--allow", "Bash(npm test:*)", "--deny", "write"]);
+		expect(run.code, run.stderr).toBe(0);
+		expect(run.stdout).toMatch(/write\s.*deny \(write, --deny\)/);
+		expect(run.stdout).toMatch(/edit\s.*allow \(acceptEdits mode, ~\/\.gantry\/settings\.json\)/);
+		const rules = run.stdout.split("\n").find((line) => line.startsWith("Rules: ")) ?? "";
+		expect(rules).toContain("-Read(**/.env) ~/.gantry/settings.json");
+		expect(rules).toContain("?Bash(git push:*) ~/.gantry/settings.json");
+		expect(rules).toContain("+Bash(npm test:*) --allow");
+		expect(run.stdout).toContain("Mode: acceptEdits (from ~/.gantry/settings.json)");
 	});
 });
