@@ -1,6 +1,7 @@
 // Benchmark of the OS sandbox: a sandboxed `echo` against bash alone and against bubblewrap alone, with no
 // host allowed and with an allow list, measured in the same run (cases interleaved, medians), and the
-// set-up of a sandbox in a fresh process (the library's import and sandbox-runtime's start included).
+// set-up of a sandbox in a fresh process (the library's import and sandbox-runtime's load and start included;
+// @gantry/tools, which a session has loaded already, is imported before the clock starts).
 // Run `pnpm run build` first: it imports the built code from ../dist.
 import { execFile } from "node:child_process";
 import { mkdir, mkdtemp, realpath, rm } from "node:fs/promises";
@@ -70,12 +71,16 @@ const ms = Object.fromEntries(Object.entries(times).map(([name, values]) => [nam
 
 await Promise.all([noNetwork.close(), allowList.close()]);
 
-/** Set-up of one sandbox in a fresh Node process: import, sandbox-runtime's start, the profile. */
+/**
+ * Set-up of one sandbox in a fresh Node process, as a session makes it: @gantry/sandbox's import,
+ * sandbox-runtime's load and start, the bubblewrap probe and the profile (@gantry/tools is loaded first).
+ */
 function coldSetupMs(settings) {
 	const script = `
+		// A session has @gantry/tools loaded already: its import is not the sandbox's set-up.
+		const { createLocalWorkspace } = await import("@gantry/tools");
 		const started = performance.now();
 		const { createSandboxedWorkspace } = await import(${JSON.stringify(new URL("../dist/index.js", import.meta.url).href)});
-		const { createLocalWorkspace } = await import("@gantry/tools");
 		const workspace = await createSandboxedWorkspace(createLocalWorkspace(${JSON.stringify(project)}, { tempDir: ${JSON.stringify(temp)} }), ${JSON.stringify(settings)});
 		const elapsed = performance.now() - started;
 		if (!workspace.sandbox.active) throw new Error(workspace.sandbox.reason);

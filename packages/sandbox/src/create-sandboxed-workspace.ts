@@ -7,7 +7,7 @@ import { excludingEntry } from "./excluded-commands.js";
 import { sandboxedCommandEnded, sandboxedCommandStarted } from "./placeholders.js";
 import { buildProfile, newCommandId, type SandboxProfile } from "./profile.js";
 import { type ResolvedSandboxSettings, resolveSandboxSettings } from "./resolve-settings.js";
-import { forgetWorkspace, setWorkspaceHosts, startRuntime } from "./runtime.js";
+import { forgetWorkspace, preloadRuntime, setWorkspaceHosts, startRuntime } from "./runtime.js";
 import { sandboxedFileSystem } from "./sandboxed-file-system.js";
 import { sandboxedProcesses, starterOf } from "./sandboxed-processes.js";
 import {
@@ -98,6 +98,8 @@ async function assemble(
 		outputFolders: options.outputFolders ?? [],
 		internalFolders: [privateDir],
 	});
+	// The library loads while bubblewrap is probed; a failed load is reported by startRuntime below.
+	if (resolved.enabled) preloadRuntime().catch(() => undefined);
 	const availability: Availability = resolved.enabled
 		? await checkAvailability(inner.processes)
 		: { available: false, reason: "sandbox.enabled is not set" };

@@ -34,6 +34,20 @@ interface Started {
 }
 
 let started: Promise<Started> | undefined;
+let loading: Promise<typeof import("@anthropic-ai/sandbox-runtime")> | undefined;
+
+/**
+ * Starts loading sandbox-runtime (the larger part of a sandbox's set-up: a few hundred milliseconds of
+ * module loading), so that it overlaps the availability check; `startRuntime` waits for the same load.
+ */
+export function preloadRuntime(): Promise<unknown> {
+	loading ??= import("@anthropic-ai/sandbox-runtime");
+	const attempt = loading;
+	attempt.catch(() => {
+		if (loading === attempt) loading = undefined;
+	});
+	return attempt;
+}
 /** Allowed and denied hosts by workspace id. */
 const hostsByWorkspace = new Map<string, { allowed: string[]; denied: string[] }>();
 /** Builds wait for each other: one configuration at a time. */
@@ -52,7 +66,8 @@ function currentBase(state: Started): SandboxRuntimeConfig {
  */
 export function startRuntime(bwrapPath: string, socatPath: string): Promise<Started> {
 	started ??= (async () => {
-		const { SandboxManager } = await import("@anthropic-ai/sandbox-runtime");
+		preloadRuntime();
+		const { SandboxManager } = await (loading as Promise<typeof import("@anthropic-ai/sandbox-runtime")>);
 		const state = { manager: SandboxManager, bwrapPath, socatPath };
 		await SandboxManager.initialize(currentBase(state));
 		return state;
