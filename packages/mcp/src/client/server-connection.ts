@@ -10,6 +10,7 @@ import {
 import { DEFAULT_MCP_START_TIMEOUT_MS, DEFAULT_MCP_TIMEOUT_MS, type McpServerSettings } from "../config/types.js";
 import { errorMessage, GantryMcpError } from "../errors.js";
 import { PACKAGE_NAME, PACKAGE_VERSION } from "../package-info.js";
+import { LinearSchemaValidator } from "./linear-patterns.js";
 import type { McpCallResult } from "./result-mapping.js";
 import type { McpServerStatus } from "./status.js";
 import {
@@ -240,7 +241,10 @@ export class McpServerConnection {
 	}
 
 	#createClient(): Client {
-		const client = new Client({ name: PACKAGE_NAME, version: PACKAGE_VERSION }, { capabilities: {} });
+		const client = new Client(
+			{ name: PACKAGE_NAME, version: PACKAGE_VERSION },
+			{ capabilities: {}, jsonSchemaValidator: new LinearSchemaValidator() },
+		);
 		client.onerror = (error) => {
 			this.#lastProtocolError = errorMessage(error).slice(0, 300);
 		};

@@ -2,6 +2,7 @@ import { withoutUndefined } from "@gantry/ai";
 import type { ToolDefinition, ToolExposure, ToolNamespace } from "@gantry/extensions";
 import type { TSchema } from "@sinclair/typebox";
 import { trustedAnnotations } from "./annotations.js";
+import { untrustedSchema } from "./linear-patterns.js";
 import { boundDescription, boundResult, type OutputFolder } from "./result-bounds.js";
 import { type McpToolResultDetails, mapMcpResult } from "./result-mapping.js";
 import type { McpServerConnection, McpTool } from "./server-connection.js";
@@ -30,6 +31,7 @@ export function createMcpToolDefinition(input: McpToolDefinitionInput): ToolDefi
 	const exposure: ToolExposure = settings?.exposure ?? connection.settings.exposure ?? "deferred";
 	const title = tool.annotations?.title ?? tool.title;
 	const details: McpToolResultDetails = { server: connection.name, tool: tool.name };
+	const inputSchema = untrustedSchema(tool.inputSchema);
 	const definition: ToolDefinition<TSchema, McpToolResultDetails> = {
 		name,
 		label: typeof title === "string" && title !== "" ? title : tool.name,
@@ -38,7 +40,7 @@ export function createMcpToolDefinition(input: McpToolDefinitionInput): ToolDefi
 				? tool.description
 				: `The "${tool.name}" tool of the MCP server "${connection.name}".`,
 		),
-		parameters: objectSchema(tool.inputSchema),
+		parameters: objectSchema(inputSchema.plain),
 		exposure,
 		namespace,
 		annotations: trustedAnnotations(tool.annotations, settings?.readOnly, connection.settings.scope),
@@ -49,6 +51,12 @@ export function createMcpToolDefinition(input: McpToolDefinitionInput): ToolDefi
 					details,
 				);
 			}
+			const problems = inputSchema.checkPatterns?.(params);
+			if (problems !== undefined)
+				return errorResult(
+					`Validation failed for tool "${name}":\n${problems.join("\n")}\n\nReceived arguments:\n${JSON.stringify(params, null, 2)}`,
+					details,
+				);
 			try {
 				const result = await connection.callTool(tool.name, params as Record<string, unknown>, {
 					...withoutUndefined({ signal }),
