@@ -55,6 +55,8 @@ export function gitEnvironment(location: GitLocation): Record<string, string> {
 const FIXED_CONFIG = [
 	"core.hooksPath=/dev/null",
 	"core.fsmonitor=false",
+	// Folder timestamps in the index spare listing untracked files a walk of every folder's entries.
+	"core.untrackedCache=true",
 	"core.autocrlf=false",
 	"core.safecrlf=false",
 	"core.quotePath=false",

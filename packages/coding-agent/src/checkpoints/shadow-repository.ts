@@ -7,6 +7,12 @@ import { listChangedFiles } from "./work-tree-changes.js";
 /** Files bigger than this are left out of checkpoints (and reported once): 10 MiB. */
 export const CHECKPOINT_FILE_SIZE_LIMIT = 10 * 1024 * 1024;
 
+/**
+ * Up to this many changed files are named to `git add` one by one; past it (a first checkpoint, a big
+ * generated change) the whole folder is added, since git matches each path against every named one.
+ */
+const NAMED_PATHS_LIMIT = 500;
+
 /** How a file differs between two checkpoints. */
 export interface FileChange {
 	/** `A` added, `D` deleted, `M` content or mode changed, `T` kind changed (file ↔ link). */
@@ -49,6 +55,8 @@ export class ShadowRepository {
 	readonly #refFile: string;
 	readonly #pathsFile: string;
 	readonly #limit: number;
+	#excludes = "";
+	#tooBig: string | undefined;
 	#last: { commit: string; tree: string } | undefined;
 
 	private constructor(options: ShadowRepositoryOptions) {
@@ -84,7 +92,8 @@ export class ShadowRepository {
 		await fs.mkdir(this.#join(this.gitDir, "gantry-index"));
 		await fs.mkdir(this.#join(this.gitDir, "refs", "gantry"));
 		await fs.mkdir(this.#join(this.gitDir, "info"));
-		await fs.writeFileAtomic(this.#join(this.gitDir, "info", "exclude"), Buffer.from(await this.#excludes()));
+		this.#excludes = await this.#baseExcludes();
+		await this.#writeExcludes([]);
 		// A new session starts from the index another one left, so its first checkpoint hashes only what changed.
 		const shared = this.#join(this.gitDir, "gantry-index", "latest");
 		if ((await fs.stat(this.#indexFile)) === undefined && (await fs.stat(shared)) !== undefined) {
@@ -93,7 +102,7 @@ export class ShadowRepository {
 	}
 
 	/** The shadow repository's own ignore list: `.git`, the repository itself when it is inside the folder, the project's `info/exclude`. */
-	async #excludes(): Promise<string> {
+	async #baseExcludes(): Promise<string> {
 		const lines = [
 			"# Written by Gantry's checkpoints; rewritten when a session opens the repository.",
 			"/.git",
@@ -116,14 +125,17 @@ export class ShadowRepository {
 		for (let attempt = 1; ; attempt++) {
 			const changed = await listChangedFiles(this.#git, this.#workspace, this.#join, this.#limit);
 			skipped.splice(0, skipped.length, ...changed.tooBig);
+			await this.#writeExcludes(changed.tooBig.map((file) => file.path));
 			if (changed.paths.length === 0) break;
-			await this.#workspace.fs.writeFileAtomic(this.#pathsFile, Buffer.from(changed.paths.join("\0")));
+			const named = changed.paths.length <= NAMED_PATHS_LIMIT;
+			if (named) await this.#workspace.fs.writeFileAtomic(this.#pathsFile, Buffer.from(changed.paths.join("\0")));
 			const added = await this.#git.run([
+				// A whole-folder add streams every blob into one pack rather than a file per object.
+				...(named ? [] : ["-c", "core.bigFileThreshold=1"]),
 				"add",
 				"-A",
 				"--ignore-errors",
-				`--pathspec-from-file=${this.#pathsFile}`,
-				"--pathspec-file-nul",
+				...(named ? [`--pathspec-from-file=${this.#pathsFile}`, "--pathspec-file-nul"] : []),
 			]);
 			if (added.exitCode === 0 || (added.exitCode === 1 && !added.stderr.includes("fatal:"))) break;
 			// A file listed a moment ago vanished before `add` saw it: list again once.
@@ -141,6 +153,16 @@ export class ShadowRepository {
 		}
 		this.#last = { commit, tree };
 		return { commit, skipped };
+	}
+
+	/** The ignore list with the files over the size limit, so a whole-folder `add` leaves them out too. */
+	async #writeExcludes(tooBig: readonly string[]): Promise<void> {
+		const key = tooBig.join("\0");
+		if (key === this.#tooBig) return;
+		this.#tooBig = key;
+		const lines = tooBig.map((path) => `/${escapeIgnorePattern(path)}`);
+		const text = `${this.#excludes}${lines.length > 0 ? `${lines.join("\n")}\n` : ""}`;
+		await this.#workspace.fs.writeFileAtomic(this.#join(this.gitDir, "info", "exclude"), Buffer.from(text));
 	}
 
 	async #readRef(): Promise<string | undefined> {
@@ -196,6 +218,11 @@ export class ShadowRepository {
 			if (entries !== undefined && entries.length === 0) await fs.remove(absolute);
 		}
 	}
+}
+
+/** A path as an ignore pattern that matches exactly it (no wildcard, negation, comment or trimmed space). */
+function escapeIgnorePattern(path: string): string {
+	return path.replace(/[\\*?[\]!#]/g, (character) => `\\${character}`).replace(/ $/, "\\ ");
 }
 
 function hashOf(text: string): string {

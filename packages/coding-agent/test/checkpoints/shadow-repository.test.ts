@@ -96,4 +96,28 @@ describe("ShadowRepository", () => {
 		const second = await repository.snapshot("second");
 		expect((await repository.changes(first.commit, second.commit)).map((change) => change.path)).toEqual(["small.txt"]);
 	});
+
+	it("leaves big files out of a whole-folder checkpoint too (many files, odd names)", async () => {
+		const repository = await ShadowRepository.open({
+			workspace: createLocalWorkspace(project),
+			home,
+			sessionKey: "s3",
+			fileSizeLimit: 1000,
+		});
+		await mkdir(join(project, "many"));
+		for (let index = 0; index < 600; index++) await writeFile(join(project, "many", `f${index}.txt`), `${index}`);
+		await writeFile(join(project, "[big] *#1 .dat"), Buffer.alloc(2000, 7));
+		await writeFile(join(project, "!big.dat"), Buffer.alloc(2000, 7));
+		const first = await repository.snapshot("first");
+		expect(first.skipped.map((file) => file.path).sort()).toEqual(["!big.dat", "[big] *#1 .dat"]);
+		await writeFile(join(project, "many", "f1.txt"), "changed");
+		const second = await repository.snapshot("second");
+		expect((await repository.changes(first.commit, second.commit)).map((change) => change.path)).toEqual([
+			"many/f1.txt",
+		]);
+		const tree = execFileSync("git", ["--git-dir", repository.gitDir, "ls-tree", "--name-only", second.commit], {
+			encoding: "utf8",
+		});
+		expect(tree.split("\n").filter(Boolean)).toEqual(["many"]);
+	});
 });
