@@ -1,3 +1,5 @@
+import { GantryError } from "@gantry/ai";
+
 /**
  * What went wrong before a session could run:
  * - `usage`: an unknown option, a bad value or a missing argument (exit code 2);
@@ -9,14 +11,12 @@
 export type CliErrorCode = "usage" | "missing_api_key" | "extension_failed" | "session_failed" | "ssh_failed";
 
 /** A one-line error for the person at the terminal, with the exit code it ends the program with. */
-export class CliError extends Error {
-	readonly code: CliErrorCode;
+export class CliError extends GantryError<CliErrorCode> {
 	readonly exitCode: number;
 
 	constructor(code: CliErrorCode, message: string, options?: { cause?: unknown }) {
-		super(message, options);
+		super(code, message, options);
 		this.name = "CliError";
-		this.code = code;
 		this.exitCode = code === "usage" ? 2 : 1;
 	}
 }

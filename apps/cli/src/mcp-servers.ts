@@ -1,5 +1,5 @@
 import { posix } from "node:path";
-import { withoutUndefined } from "@gantry/ai";
+import { errorText, withoutUndefined } from "@gantry/ai";
 import type { AgentSession } from "@gantry/coding-agent";
 import { createMcpExtension, loadMcpConfig, type McpExtension, type McpServerStatus } from "@gantry/mcp";
 import type { Workspace } from "@gantry/tools";
@@ -70,7 +70,7 @@ export async function loadMcpServers(
 			withoutUndefined({ home: options.home, project: options.project, trusted: options.trusted }),
 		);
 	} catch (error) {
-		throw new CliError("session_failed", error instanceof Error ? error.message : String(error), { cause: error });
+		throw new CliError("session_failed", errorText(error), { cause: error });
 	}
 	if (Object.keys(config.mcpServers).length === 0) return undefined;
 	const onFailure = options.onFailure;

@@ -1,6 +1,7 @@
 import {
 	createOpenAICompatibleModel,
 	DEFAULT_MODEL_IDS,
+	errorText,
 	getApiKeyVariable,
 	getModel,
 	getModels,
@@ -60,7 +61,7 @@ export function selectModel(choice: ModelChoice, env: NodeJS.ProcessEnv = proces
 	try {
 		model = getModel(provider, id);
 	} catch (error) {
-		throw usageError(error instanceof Error ? error.message : String(error));
+		throw usageError(errorText(error));
 	}
 	const variable = getApiKeyVariable(provider);
 	const apiKey = choice.apiKey ?? (variable ? nonEmpty(env[variable]) : undefined);

@@ -1,5 +1,5 @@
 import { resolve } from "node:path";
-import { type Model, withoutUndefined } from "@gantry/ai";
+import { errorText, type Model, withoutUndefined } from "@gantry/ai";
 import {
 	type AgentSession,
 	type AgentSessionOptions,
@@ -118,7 +118,7 @@ export async function openSession(setup: SessionSetup): Promise<AgentSession> {
 		});
 	} catch (error) {
 		await mcp?.close();
-		throw new CliError("session_failed", error instanceof Error ? error.message : String(error), { cause: error });
+		throw new CliError("session_failed", errorText(error), { cause: error });
 	}
 	if (mcp) attachMcpServers(session, mcp);
 	for (const file of session.contextFiles) {

@@ -1,3 +1,5 @@
+import { GantryError } from "./gantry-error.js";
+
 /** Codes of the programmer and configuration errors `@gantry/ai` throws. */
 export type GantryAiErrorCode =
 	| "unknown_api"
@@ -7,12 +9,10 @@ export type GantryAiErrorCode =
 	| "invalid_argument";
 
 /** A programmer or configuration error of `@gantry/ai` (runtime model failures are never thrown). */
-export class GantryAiError extends Error {
-	readonly code: GantryAiErrorCode;
+export class GantryAiError extends GantryError<GantryAiErrorCode> {
 	constructor(code: GantryAiErrorCode, message: string, options?: { cause?: unknown }) {
-		super(message, options);
+		super(code, message, options);
 		this.name = "GantryAiError";
-		this.code = code;
 	}
 }
 

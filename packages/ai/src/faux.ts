@@ -1,5 +1,6 @@
 import { createAssistantMessage, failedAssistantMessage } from "./assistant-message.js";
 import { type AssistantMessageEventStream, createAssistantMessageEventStream } from "./event-stream.js";
+import { errorText } from "./gantry-error.js";
 import { registerProvider } from "./registry.js";
 import type { AssistantMessage, Context, Model, StopReason, StreamOptions, ToolCall, Usage } from "./types.js";
 import { completeUsage } from "./usage.js";
@@ -216,10 +217,6 @@ function sleep(ms: number, signal: AbortSignal | undefined): Promise<void> {
 		}
 		signal?.addEventListener("abort", done, { once: true });
 	});
-}
-
-function errorText(error: unknown): string {
-	return error instanceof Error ? error.message : String(error);
 }
 
 registerProvider("faux", streamFaux);

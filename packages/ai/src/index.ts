@@ -1,7 +1,7 @@
 // @gantry/ai public API: types (messages, content, Usage, Tool, Context, Model, events), EventStream,
 // createAssistantMessageEventStream, stream, complete, registerProvider, unregisterProvider, getProvider,
 // createFauxModel, emptyUsage, addUsage, completeUsage, createAssistantMessage, failedAssistantMessage,
-// GantryAiError, UnsupportedStrictJsonSchemaError, makeStrictJsonSchema, toPlainJsonSchema, toolToJsonSchema,
+// GantryError, isGantryError, errorText, GantryAiError, UnsupportedStrictJsonSchemaError, makeStrictJsonSchema, toPlainJsonSchema, toolToJsonSchema,
 // supportsStrictMode, getModel, getModels, DEFAULT_MODEL_IDS, createOpenAICompatibleModel, getApiKey, getApiKeyVariable,
 // onProviderWarning, reportProviderWarning, modelDeprecationWarning,
 // parseToolCallArguments, priceUsage, withoutUndefined.
@@ -16,6 +16,7 @@ export {
 	EventStream,
 } from "./event-stream.js";
 export { createFauxModel, type FauxModel, type FauxModelOptions, type FauxTurn, type FauxTurnSource } from "./faux.js";
+export { errorText, GantryError, isGantryError } from "./gantry-error.js";
 export { makeStrictJsonSchema, toPlainJsonSchema } from "./json-schema.js";
 export {
 	createOpenAICompatibleModel,

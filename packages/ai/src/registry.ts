@@ -1,5 +1,6 @@
 import { failedAssistantMessage } from "./assistant-message.js";
 import { type AssistantMessageEventStream, createAssistantMessageEventStream } from "./event-stream.js";
+import { errorText } from "./gantry-error.js";
 import type { AssistantMessage, Context, Model, StreamOptions } from "./types.js";
 
 /**
@@ -42,7 +43,7 @@ export function stream(model: Model, context: Context, options?: StreamOptions):
 	try {
 		return impl(model, context, options);
 	} catch (error) {
-		return failedStream(model, error instanceof Error ? error.message : String(error));
+		return failedStream(model, errorText(error));
 	}
 }
 

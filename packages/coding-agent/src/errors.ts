@@ -1,3 +1,5 @@
+import { GantryError } from "@gantry/ai";
+
 /** Codes of the programmer and configuration errors `@gantry/coding-agent` throws. */
 export type CodingAgentErrorCode =
 	| "invalid_option"
@@ -8,11 +10,9 @@ export type CodingAgentErrorCode =
 	| "compaction_failed";
 
 /** A programmer or configuration error of `@gantry/coding-agent` (tool and model failures are never thrown). */
-export class CodingAgentError extends Error {
-	readonly code: CodingAgentErrorCode;
+export class CodingAgentError extends GantryError<CodingAgentErrorCode> {
 	constructor(code: CodingAgentErrorCode, message: string, options?: { cause?: unknown }) {
-		super(message, options);
+		super(code, message, options);
 		this.name = "CodingAgentError";
-		this.code = code;
 	}
 }

@@ -1,3 +1,5 @@
+import { GantryError } from "@gantry/ai";
+
 /**
  * Codes of the errors `@gantry/extensions` throws or reports:
  * - `invalid_tool`: `registerTool` got a bad name, a non-object `parameters` schema, a missing `execute`,
@@ -17,20 +19,12 @@ export type ExtensionErrorCode =
 	| "load_failed";
 
 /** A programmer or configuration error of an extension; the message names the extension (its path or name). */
-export class ExtensionError extends Error {
-	readonly code: ExtensionErrorCode;
+export class ExtensionError extends GantryError<ExtensionErrorCode> {
 	/** The extension's path, or the name it was added under. */
 	readonly source: string;
 	constructor(code: ExtensionErrorCode, source: string, message: string, options?: { cause?: unknown }) {
-		super(message, options);
+		super(code, message, options);
 		this.name = "ExtensionError";
-		this.code = code;
 		this.source = source;
 	}
-}
-
-/** The message of anything thrown, for reports. */
-export function errorMessage(error: unknown): string {
-	if (error instanceof Error) return error.message;
-	return typeof error === "string" ? error : String(error);
 }

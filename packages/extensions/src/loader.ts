@@ -3,8 +3,9 @@ import { createRequire } from "node:module";
 import { homedir } from "node:os";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
+import { errorText } from "@gantry/ai";
 import { createJiti } from "jiti";
-import { ExtensionError, errorMessage } from "./errors.js";
+import { ExtensionError } from "./errors.js";
 import type { Extension } from "./extension-api.js";
 
 /** Options of `loadExtensions`. */
@@ -64,7 +65,7 @@ export async function loadExtensions(
 		try {
 			exported = await jiti.import(file, { default: true });
 		} catch (error) {
-			fail("load_failed", errorMessage(error), error);
+			fail("load_failed", errorText(error), error);
 			continue;
 		}
 		if (typeof exported === "function") loaded.push({ path, extension: exported as Extension });

@@ -1,6 +1,5 @@
 import { type AgentEvent, mergeToolResult } from "@gantry/agent";
-import { withoutUndefined } from "@gantry/ai";
-import { errorMessage } from "./errors.js";
+import { errorText, withoutUndefined } from "@gantry/ai";
 import type {
 	ExtensionEventType,
 	ToolCallEvent,
@@ -21,7 +20,7 @@ export type HandlerFailureReporter = (source: string, event: ExtensionEventType,
 
 /** The reason given to the model when a `tool_call` handler throws. */
 export function handlerFailureMessage(source: string, error: unknown): string {
-	return `Extension ${source} failed: ${errorMessage(error)}`;
+	return `Extension ${source} failed: ${errorText(error)}`;
 }
 
 /** How many times each handler may run for one call before changing arguments count as a failure. */
@@ -99,7 +98,7 @@ export async function dispatchToolCall(
 	} catch (error) {
 		return {
 			block: true,
-			reason: `The tool_call handlers left arguments for ${event.toolName} that are not plain data (${errorMessage(error)}); the call was blocked.`,
+			reason: `The tool_call handlers left arguments for ${event.toolName} that are not plain data (${errorText(error)}); the call was blocked.`,
 		};
 	}
 	replaceContents(event.input, fixed);

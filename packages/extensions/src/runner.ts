@@ -1,6 +1,7 @@
 import type { AgentEvent, ToolCallIdentity } from "@gantry/agent";
 import type { Model } from "@gantry/ai";
-import { ExtensionError, errorMessage } from "./errors.js";
+import { errorText } from "@gantry/ai";
+import { ExtensionError } from "./errors.js";
 import type {
 	ExtensionEventType,
 	LifecycleEventType,
@@ -110,7 +111,7 @@ export class ExtensionRunner {
 		} catch (error) {
 			this.#tools.forget(record.loadingTools ?? []);
 			if (error instanceof ExtensionError && error.source === source) throw error;
-			throw new ExtensionError("extension_failed", source, `Extension ${source} failed: ${errorMessage(error)}`, {
+			throw new ExtensionError("extension_failed", source, `Extension ${source} failed: ${errorText(error)}`, {
 				cause: error,
 			});
 		}
@@ -133,7 +134,7 @@ export class ExtensionRunner {
 			try {
 				await this.add(entry.extension, entry.path);
 			} catch (error) {
-				this.#report({ code: "extension_failed", source: entry.path, message: errorMessage(error), error });
+				this.#report({ code: "extension_failed", source: entry.path, message: errorText(error), error });
 			}
 		}
 	}
@@ -321,7 +322,7 @@ export class ExtensionRunner {
 	}
 
 	readonly #reporter = (source: string, event: ExtensionEventType, error: unknown) => {
-		const message = `Extension ${source} failed in ${event}: ${errorMessage(error)}`;
+		const message = `Extension ${source} failed in ${event}: ${errorText(error)}`;
 		this.#notifyError({ code: "handler_failed", source, event, message, error });
 	};
 

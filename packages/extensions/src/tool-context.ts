@@ -1,6 +1,6 @@
 import { type AgentToolCallOutcome, ToolCallIdentity } from "@gantry/agent";
 import type { Model } from "@gantry/ai";
-import { errorMessage } from "./errors.js";
+import { errorText } from "@gantry/ai";
 import type { ExtensionToolHost } from "./runner-types.js";
 import type { ExtensionToolContext } from "./tool-definition.js";
 
@@ -55,7 +55,7 @@ export function createExtensionToolContext(
 					onUpdate: options?.onUpdate,
 				});
 			} catch (error) {
-				return failedOutcome(call.child().id, name, args, `Tool ${name} failed: ${errorMessage(error)}`);
+				return failedOutcome(call.child().id, name, args, `Tool ${name} failed: ${errorText(error)}`);
 			}
 		},
 	};

@@ -1,3 +1,5 @@
+import { GantryError } from "@gantry/ai";
+
 /** What went wrong, for callers that branch on it. */
 export type GantryMcpErrorCode =
 	| "invalid_config"
@@ -7,18 +9,9 @@ export type GantryMcpErrorCode =
 	| "invalid_argument";
 
 /** The one error class of `@gantry/mcp`; the message says what was wrong and how to fix it. */
-export class GantryMcpError extends Error {
-	readonly code: GantryMcpErrorCode;
-
+export class GantryMcpError extends GantryError<GantryMcpErrorCode> {
 	constructor(code: GantryMcpErrorCode, message: string, options?: { cause?: unknown }) {
-		super(message, options);
+		super(code, message, options);
 		this.name = "GantryMcpError";
-		this.code = code;
 	}
-}
-
-/** The message of anything thrown. */
-export function errorMessage(error: unknown): string {
-	if (error instanceof Error) return error.message;
-	return typeof error === "string" ? error : JSON.stringify(error);
 }

@@ -1,5 +1,6 @@
 import { mkdtemp, realpath, rm, writeFile } from "node:fs/promises";
 import path from "node:path";
+import { errorText } from "@gantry/ai";
 import type { Workspace } from "@gantry/tools";
 import { type Availability, checkAvailability } from "./availability.js";
 import { SandboxError } from "./errors.js";
@@ -158,12 +159,12 @@ async function assemble(
 		} catch (error) {
 			if (runtime) await forgetWorkspace(runtime, id).catch(() => undefined);
 			if (isConfigurationError(error)) {
-				throw new SandboxError("invalid_option", `The sandbox settings were refused: ${messageOf(error)}`, {
+				throw new SandboxError("invalid_option", `The sandbox settings were refused: ${errorText(error)}`, {
 					cause: error,
 				});
 			}
 			status.active = false;
-			status.reason = `sandbox-runtime could not start: ${messageOf(error)}`;
+			status.reason = `sandbox-runtime could not start: ${errorText(error)}`;
 			runtime = undefined;
 		}
 	}
@@ -254,9 +255,5 @@ function filteredGlob(glob: NonNullable<Workspace["glob"]>, lists: () => Current
 /** sandbox-runtime's validation errors (a malformed host pattern): the settings' fault, not the machine's. */
 function isConfigurationError(error: unknown): boolean {
 	const name = (error as { name?: unknown } | null)?.name;
-	return name === "ZodError" || /invalid (allowedDomains|deniedDomains|entry)/i.test(messageOf(error));
-}
-
-function messageOf(error: unknown): string {
-	return error instanceof Error ? error.message : String(error);
+	return name === "ZodError" || /invalid (allowedDomains|deniedDomains|entry)/i.test(errorText(error));
 }

@@ -1,3 +1,5 @@
+import { GantryError } from "@gantry/ai";
+
 /** Why an SSH workspace could not be made or could no longer reach its host. */
 export type SshErrorCode =
 	/** The options are incomplete or contradict each other (no credential, a relative `cwd`, an unreadable key). */
@@ -20,12 +22,10 @@ export type SshErrorCode =
 	| "sftp_unavailable";
 
 /** The one error class of `@gantry/ssh`: `code` says what went wrong, `cause` holds the underlying error. */
-export class SshError extends Error {
+export class SshError extends GantryError<SshErrorCode> {
 	override readonly name = "SshError";
-	readonly code: SshErrorCode;
 
 	constructor(code: SshErrorCode, message: string, options?: { cause?: unknown }) {
-		super(message, options);
-		this.code = code;
+		super(code, message, options);
 	}
 }

@@ -1,10 +1,11 @@
 import { elideMiddle, MAX_ERROR_TEXT_CHARS } from "@gantry/agent";
+import { errorText } from "@gantry/ai";
 import type { ToolDefinition } from "@gantry/extensions";
 import type { TSchema } from "@sinclair/typebox";
 
 /** `error` with its message cut to `MAX_ERROR_TEXT_CHARS` in the middle; the same error when it is short enough. */
 export function boundedError(error: unknown): unknown {
-	const message = error instanceof Error ? error.message : String(error);
+	const message = errorText(error);
 	if (message.length <= MAX_ERROR_TEXT_CHARS && error instanceof Error) return error;
 	const bounded = new Error(elideMiddle(message, MAX_ERROR_TEXT_CHARS));
 	const code = (error as { code?: unknown } | null | undefined)?.code;

@@ -1,7 +1,6 @@
 import { randomBytes } from "node:crypto";
 import { join } from "node:path";
-import { withoutUndefined } from "@gantry/ai";
-import { errorMessage } from "./error-text.js";
+import { errorText, withoutUndefined } from "@gantry/ai";
 import { DEFAULT_MAX_BYTES, DEFAULT_MAX_LINES, type TruncationResult, truncateTail } from "./truncate.js";
 import { localFileSystem } from "./workspace/local/file-system.js";
 import { localTempDir } from "./workspace/local/paths.js";
@@ -212,7 +211,7 @@ export class OutputAccumulator {
 	}
 
 	private failFile(error: unknown): void {
-		this.fileError ??= error instanceof Error ? error : new Error(errorMessage(error));
+		this.fileError ??= error instanceof Error ? error : new Error(errorText(error));
 		this.wakeDrainWaiters();
 	}
 

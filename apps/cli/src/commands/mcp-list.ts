@@ -1,3 +1,4 @@
+import { errorText } from "@gantry/ai";
 import { isProjectTrusted } from "@gantry/coding-agent";
 import { describeMcpStatus, loadMcpConfig, McpServerConnection, type McpServerStatus } from "@gantry/mcp";
 import { CliError } from "../errors.js";
@@ -41,7 +42,7 @@ export async function runMcpList(parsed: McpListArguments, io: CliIo): Promise<n
 		}
 		config = await loadMcpConfig(cwd, { project: trusted, trusted });
 	} catch (error) {
-		throw new CliError("session_failed", error instanceof Error ? error.message : String(error), { cause: error });
+		throw new CliError("session_failed", errorText(error), { cause: error });
 	}
 	const connections = Object.entries(config.mcpServers).map(
 		([name, settings]) => new McpServerConnection(name, settings, { cwd }),

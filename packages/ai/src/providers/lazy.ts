@@ -1,5 +1,6 @@
 import { failedAssistantMessage } from "../assistant-message.js";
 import { createAssistantMessageEventStream } from "../event-stream.js";
+import { errorText } from "../gantry-error.js";
 import type { ProviderStreamFunction } from "../registry.js";
 
 /**
@@ -17,7 +18,7 @@ export function lazyProvider(load: () => Promise<ProviderStreamFunction>, sdkPac
 				try {
 					for await (const event of impl(model, context, options)) events.push(event);
 				} catch (error) {
-					const message = error instanceof Error ? error.message : String(error);
+					const message = errorText(error);
 					events.push({ type: "error", reason: "error", error: failedAssistantMessage(model, "error", message) });
 				}
 				events.end();
@@ -34,7 +35,7 @@ export function lazyProvider(load: () => Promise<ProviderStreamFunction>, sdkPac
 }
 
 function loadFailureText(api: string, sdkPackage: string | undefined, error: unknown): string {
-	const text = error instanceof Error ? error.message : String(error);
+	const text = errorText(error);
 	const code = (error as { code?: unknown } | undefined)?.code;
 	const missing =
 		sdkPackage !== undefined &&

@@ -1,5 +1,6 @@
 import { createAssistantMessage, failedAssistantMessage } from "../assistant-message.js";
 import type { AssistantMessageEventStream } from "../event-stream.js";
+import { errorText } from "../gantry-error.js";
 import type {
 	AssistantMessage,
 	JsonValue,
@@ -174,7 +175,7 @@ export function parseToolCallArguments(raw: string): { arguments: Record<string,
 	try {
 		value = JSON.parse(raw);
 	} catch (error) {
-		const reason = error instanceof Error ? error.message : String(error);
+		const reason = errorText(error);
 		return { arguments: {}, error: `Invalid JSON in tool arguments (${reason}): ${excerpt(raw)}` };
 	}
 	if (typeof value !== "object" || value === null || Array.isArray(value)) {

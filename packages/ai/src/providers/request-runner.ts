@@ -1,7 +1,7 @@
 import { resolveApiKey } from "../api-keys.js";
 import type { Model, StopReason, StreamOptions, Usage } from "../types.js";
 import { completeUsage } from "../usage.js";
-import { ABORTED_MESSAGE, errorText } from "./error-text.js";
+import { ABORTED_MESSAGE, failureText } from "./error-text.js";
 import { DEFAULT_IDLE_TIMEOUT_MS, IdleWatch } from "./idle-watch.js";
 import type { AssistantMessageBuilder } from "./message-builder.js";
 import { classifyFailure, type FailureKind, retryDelayMs } from "./retry-policy.js";
@@ -54,7 +54,7 @@ export async function runRequest(run: RequestRun): Promise<void> {
 				if (options.signal?.aborted) return builder.fail("aborted", ABORTED_MESSAGE, usage());
 				if (watch.timedOut) return builder.fail("error", watch.message, usage());
 				const failure = classifyFailure(error);
-				const text = (run.describe ?? errorText)(error);
+				const text = (run.describe ?? failureText)(error);
 				const blocked = retryBlocker(failure, builder.hasContent, retry, maxRetries);
 				const delay = blocked ? undefined : retryDelayMs(retry, failure.headers, options.retryBaseDelayMs ?? 1000);
 				if (delay === undefined) {

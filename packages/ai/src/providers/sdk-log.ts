@@ -1,4 +1,4 @@
-import { errorText } from "./error-text.js";
+import { failureText } from "./error-text.js";
 
 /** How much of a bad chunk a failure quotes. */
 const QUOTED_CHARACTERS = 200;
@@ -41,10 +41,10 @@ export class SdkLogCapture {
 
 	/**
 	 * The failure's text: for a chunk that was not JSON, the parser's message and the start of the data
-	 * (up to 200 characters), so the person can see what the server sent; otherwise `errorText`.
+	 * (up to 200 characters), so the person can see what the server sent; otherwise `failureText`.
 	 */
 	describe(error: unknown): string {
-		if (!(error instanceof SyntaxError) || this.badChunk === undefined) return errorText(error);
+		if (!(error instanceof SyntaxError) || this.badChunk === undefined) return failureText(error);
 		const data = this.badChunk;
 		const quoted = data.length > QUOTED_CHARACTERS ? `${data.slice(0, QUOTED_CHARACTERS)}…` : data;
 		return `The server sent a stream chunk that is not valid JSON (${error.message}): ${JSON.stringify(quoted)}`;

@@ -1,4 +1,5 @@
 import type { AgentToolCallOutcome } from "@gantry/agent";
+import { errorText } from "@gantry/ai";
 import type { JSValueHandle, QuickJS } from "quickjs-wasi";
 import { rankTools } from "../tool-search/bm25.js";
 import { DEFAULT_TOOL_SEARCH_LIMIT } from "../tool-search/tool-search-tool.js";
@@ -222,8 +223,4 @@ function serializeReply(reply: Reply): string {
 			message: `The tool's result cannot be passed to the script: ${errorText(error)}`,
 		});
 	}
-}
-
-function errorText(error: unknown): string {
-	return error instanceof Error ? error.message : String(error);
 }

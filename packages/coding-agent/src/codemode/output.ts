@@ -1,5 +1,6 @@
 import { randomUUID } from "node:crypto";
 import { join, posix } from "node:path";
+import { errorText } from "@gantry/ai";
 import type { WorkspaceFileSystem, WorkspaceWriteHandle } from "@gantry/tools";
 
 /** Characters counted per token when turning a token budget into a size. */
@@ -154,7 +155,7 @@ export class OutputCapture {
 			this.#handle = await this.#host.fs.createWriteStream(path);
 			this.#filePath = path;
 		} catch (error) {
-			await this.#stopFile(messageOf(error));
+			await this.#stopFile(errorText(error));
 		}
 	}
 
@@ -183,7 +184,7 @@ export class OutputCapture {
 		try {
 			await handle.write(batch);
 		} catch (error) {
-			await this.#stopFile(messageOf(error));
+			await this.#stopFile(errorText(error));
 		}
 	}
 
@@ -196,7 +197,7 @@ export class OutputCapture {
 		try {
 			await handle.close();
 		} catch (error) {
-			this.#fileProblem ??= messageOf(error);
+			this.#fileProblem ??= errorText(error);
 		}
 	}
 
@@ -235,10 +236,6 @@ async function untilDoneOrAborted(work: Promise<void>, signal: AbortSignal | und
 	} finally {
 		signal.removeEventListener("abort", stop);
 	}
-}
-
-function messageOf(error: unknown): string {
-	return error instanceof Error ? error.message : String(error);
 }
 
 /** Cuts the head back to its last line break when that keeps at least half of it. */

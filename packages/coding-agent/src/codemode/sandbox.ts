@@ -1,3 +1,4 @@
+import { errorText } from "@gantry/ai";
 import { createLocalWorkspace } from "@gantry/tools";
 import { JSException, MAX_STACK_SIZE, QuickJS } from "quickjs-wasi";
 import { type CodemodeCallRecord, installBridge } from "./bridge.js";
@@ -101,7 +102,7 @@ export async function runCodemodeScript(options: RunCodemodeScriptOptions): Prom
 			},
 		});
 	} catch (error) {
-		return notStarted(`The sandbox could not start: ${error instanceof Error ? error.message : String(error)}`);
+		return notStarted(`The sandbox could not start: ${errorText(error)}`);
 	}
 
 	const capture = new OutputCapture({
@@ -209,12 +210,12 @@ function buildResult(
 		return result;
 	}
 	result.ok = false;
-	result.error = errorText(ending, limits);
+	result.error = endingText(ending, limits);
 	result.text = failedText(output.text, result.error, calls, limits.maxOutputChars);
 	return result;
 }
 
-function errorText(
+function endingText(
 	ending: Exclude<Ending, { kind: "completed" }>,
 	limits: { timeoutMs: number; memoryLimitBytes: number },
 ): string {

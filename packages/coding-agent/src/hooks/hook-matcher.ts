@@ -1,3 +1,4 @@
+import { errorText } from "@gantry/ai";
 import { CodingAgentError } from "../errors.js";
 
 /** Whether a matcher group applies to a call (or a session start or end), given the names it goes by. */
@@ -24,7 +25,7 @@ export function compileHookMatcher(matcher: string | undefined, key: string): Ho
 	} catch (error) {
 		throw new CodingAgentError(
 			"invalid_option",
-			`${key}: ${JSON.stringify(matcher)} is not a valid regular expression (${error instanceof Error ? error.message : String(error)}). Write a tool name, names joined by | (Edit|Write), or a regular expression such as mcp__github__.*`,
+			`${key}: ${JSON.stringify(matcher)} is not a valid regular expression (${errorText(error)}). Write a tool name, names joined by | (Edit|Write), or a regular expression such as mcp__github__.*`,
 			{ cause: error },
 		);
 	}

@@ -1,4 +1,5 @@
 import { join, posix } from "node:path";
+import { errorText } from "@gantry/ai";
 import type { Workspace } from "@gantry/tools";
 
 /** How one hook command ended. */
@@ -81,7 +82,7 @@ export async function runHookProcess(options: HookProcessOptions): Promise<HookP
 		);
 		return result(controller.signal.aborted ? null : status.exitCode);
 	} catch (error) {
-		return result(null, error instanceof Error ? error.message : String(error));
+		return result(null, errorText(error));
 	} finally {
 		clearTimeout(timer);
 		options.signal.removeEventListener("abort", stopOnAbort);

@@ -1,4 +1,5 @@
 import type { AgentTool } from "@gantry/agent";
+import { errorText } from "@gantry/ai";
 import type { Workspace } from "@gantry/tools";
 import type { HookEventName, HooksSettings } from "../settings/types.js";
 import { readHookOutcome } from "./hook-output.js";
@@ -95,7 +96,7 @@ export class SessionHooks {
 		const inputPath = hookInputPath(workspace, host.tempDir, ++this.#runs);
 		const written = await workspace.fs.writeFileAtomic(inputPath, new TextEncoder().encode(input)).then(
 			() => undefined,
-			(error: unknown) => (error instanceof Error ? error.message : String(error)),
+			(error: unknown) => errorText(error),
 		);
 		const outcomes = await Promise.all(
 			hooks.map(async (hook) => {

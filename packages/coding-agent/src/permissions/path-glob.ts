@@ -1,6 +1,7 @@
 import { readdir, readlink, realpath, stat } from "node:fs/promises";
 import { homedir } from "node:os";
 import path from "node:path";
+import { errorText } from "@gantry/ai";
 import type { ExtensionWorkspace } from "@gantry/extensions";
 import { type PathLookup, resolveExistingPath } from "@gantry/tools";
 import { CodingAgentError } from "../errors.js";
@@ -123,7 +124,7 @@ async function touchedPath(host: CallPathHost, typed: string): Promise<string | 
 	try {
 		return await resolveExistingPath(typed, (candidate) => host.resolvePath(candidate), host.lookup, host.syntax);
 	} catch (error) {
-		const why = error instanceof Error ? error.message : String(error);
+		const why = errorText(error);
 		throw cannotTell(host, resolveCallPath(host, typed), why, error);
 	}
 }
@@ -160,8 +161,7 @@ async function realLocation(host: CallPathHost, absolute: string): Promise<strin
 		} catch (error) {
 			const parent = dirname(current);
 			if (parent === current) return join(current, ...missing.reverse());
-			if (!isMissing(error))
-				throw cannotTell(host, absolute, error instanceof Error ? error.message : String(error), error);
+			if (!isMissing(error)) throw cannotTell(host, absolute, errorText(error), error);
 			const target = await host.readlink(current).catch(() => undefined);
 			if (target !== undefined) {
 				if (++hops > MAX_LINK_HOPS) throw cannotTell(host, absolute, "too many levels of symbolic links");

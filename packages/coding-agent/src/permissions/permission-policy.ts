@@ -1,3 +1,4 @@
+import { errorText } from "@gantry/ai";
 import type { Extension, ExtensionContext, ExtensionUI, ToolCallEvent } from "@gantry/extensions";
 import type { PermissionMode } from "../settings/types.js";
 import { alwaysAllowOffer } from "./always-allow.js";
@@ -206,9 +207,6 @@ async function reportAlways(options: PermissionPolicyOptions, rules: string[], u
 	try {
 		await options.onAlwaysAllow?.(rules);
 	} catch (error) {
-		ui.notify(
-			`The answer "always" holds for this session only: ${error instanceof Error ? error.message : String(error)}`,
-			"warning",
-		);
+		ui.notify(`The answer "always" holds for this session only: ${errorText(error)}`, "warning");
 	}
 }

@@ -1,3 +1,4 @@
+import { errorText } from "@gantry/ai";
 import { isCommandWrapper } from "./command-runners.js";
 import { type FileOperand, fileOperandsOf } from "./file-programs.js";
 import { type CallLocations, type CallPathHost, compilePathGlob, globCovers, locateCallPath } from "./path-glob.js";
@@ -221,7 +222,7 @@ export async function findDeniedShellPath(
 		try {
 			locations = await locate(touch.typed);
 		} catch (error) {
-			unknown[touch.access].push(clip(error instanceof Error ? error.message : String(error), 300));
+			unknown[touch.access].push(clip(errorText(error), 300));
 			continue;
 		}
 		for (const rule of relevant) {

@@ -1,5 +1,6 @@
 import { randomBytes } from "node:crypto";
 import { join, posix, resolve } from "node:path";
+import { errorText } from "@gantry/ai";
 import { type Extension, ExtensionRunner, loadExtensions } from "@gantry/extensions";
 import { isSandboxedWorkspace } from "@gantry/sandbox";
 import { createLocalWorkspace, type Workspace } from "@gantry/tools";
@@ -61,7 +62,7 @@ export async function createAgentSession(input: AgentSessionOptions): Promise<Ag
 		} catch (error) {
 			throw new CodingAgentError(
 				"invalid_transcript",
-				`Cannot open session file ${options.sessionFile}: ${messageOf(error)}`,
+				`Cannot open session file ${options.sessionFile}: ${errorText(error)}`,
 				{
 					cause: error,
 				},
@@ -112,7 +113,7 @@ async function createSessionTempDir(workspace: Workspace): Promise<string> {
 	} catch (error) {
 		throw new CodingAgentError(
 			"invalid_option",
-			`Cannot create the session's temp folder ${folder}: ${messageOf(error)}`,
+			`Cannot create the session's temp folder ${folder}: ${errorText(error)}`,
 			{
 				cause: error,
 			},
@@ -177,8 +178,4 @@ function validateOptions(options: AgentSessionOptions): void {
 			`createAgentSession: \`toolExecution\` must be "parallel" or "sequential"`,
 		);
 	}
-}
-
-function messageOf(error: unknown): string {
-	return error instanceof Error ? error.message : String(error);
 }

@@ -1,4 +1,4 @@
-import { withoutUndefined } from "@gantry/ai";
+import { errorText, withoutUndefined } from "@gantry/ai";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
 import {
@@ -8,7 +8,7 @@ import {
 	ToolListChangedNotificationSchema,
 } from "@modelcontextprotocol/sdk/types.js";
 import { DEFAULT_MCP_START_TIMEOUT_MS, DEFAULT_MCP_TIMEOUT_MS, type McpServerSettings } from "../config/types.js";
-import { errorMessage, GantryMcpError } from "../errors.js";
+import { GantryMcpError } from "../errors.js";
 import { PACKAGE_NAME, PACKAGE_VERSION } from "../package-info.js";
 import { LinearSchemaValidator } from "./linear-patterns.js";
 import type { McpCallResult } from "./result-mapping.js";
@@ -189,7 +189,7 @@ export class McpServerConnection {
 				this.#status.state === "failed" && this.#status.stderr ? ` Its stderr ends with: ${this.#status.stderr}` : "";
 			return `MCP server "${this.name}" closed the connection during the call to "${tool}".${stderr}`;
 		}
-		return `MCP server "${this.name}" failed the call to "${tool}": ${errorMessage(error)}`;
+		return `MCP server "${this.name}" failed the call to "${tool}": ${errorText(error)}`;
 	}
 
 	/** Closes the session and ends the server's process. Safe to call more than once. */
@@ -237,7 +237,7 @@ export class McpServerConnection {
 			}
 		}
 		if (this.#closing) return;
-		this.#fail(`could not connect: ${errorMessage(lastError)}`);
+		this.#fail(`could not connect: ${errorText(lastError)}`);
 	}
 
 	#createClient(): Client {
@@ -246,7 +246,7 @@ export class McpServerConnection {
 			{ capabilities: {}, jsonSchemaValidator: new LinearSchemaValidator() },
 		);
 		client.onerror = (error) => {
-			this.#lastProtocolError = errorMessage(error).slice(0, 300);
+			this.#lastProtocolError = errorText(error).slice(0, 300);
 		};
 		client.setNotificationHandler(ToolListChangedNotificationSchema, async () => {
 			if (this.#client !== client) return;
@@ -254,7 +254,7 @@ export class McpServerConnection {
 				await this.#listTools();
 				if (this.#status.state === "ready") this.#setStatus({ state: "ready", toolCount: this.#tools.length });
 			} catch (error) {
-				this.#lastProtocolError = `tools/list after list_changed failed: ${errorMessage(error)}`;
+				this.#lastProtocolError = `tools/list after list_changed failed: ${errorText(error)}`;
 			}
 		});
 		return client;

@@ -1,8 +1,9 @@
 import { readFile } from "node:fs/promises";
 import { homedir } from "node:os";
 import { join } from "node:path";
+import { errorText } from "@gantry/ai";
 import { isProjectTrusted } from "@gantry/coding-agent";
-import { errorMessage, GantryMcpError } from "../errors.js";
+import { GantryMcpError } from "../errors.js";
 import { type ExpansionRules, expandDeep } from "./expand-variables.js";
 import { parseMcpConfig } from "./parse-config.js";
 import type { McpConfig } from "./types.js";
@@ -79,7 +80,7 @@ async function readConfigFile(
 		text = await readFile(path, "utf8");
 	} catch (error) {
 		if ((error as NodeJS.ErrnoException).code === "ENOENT") return { mcpServers: {} };
-		throw new GantryMcpError("invalid_config", `Cannot read ${path}: ${errorMessage(error)}`, { cause: error });
+		throw new GantryMcpError("invalid_config", `Cannot read ${path}: ${errorText(error)}`, { cause: error });
 	}
 	let parsed: unknown;
 	try {
@@ -87,7 +88,7 @@ async function readConfigFile(
 	} catch (error) {
 		throw new GantryMcpError(
 			"invalid_config",
-			`${path} is not valid JSON: ${errorMessage(error)}. Fix the file or remove it.`,
+			`${path} is not valid JSON: ${errorText(error)}. Fix the file or remove it.`,
 			{
 				cause: error,
 			},

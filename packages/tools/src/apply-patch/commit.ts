@@ -1,5 +1,5 @@
 import type { posix } from "node:path";
-import { errorMessage } from "../error-text.js";
+import { errorText } from "@gantry/ai";
 import { changedMeanwhileError, type FileVersion, versionsDiffer } from "../file-versions.js";
 import { isPermissionDenied, permissionDeniedError } from "../permission-denied.js";
 import type { WorkspaceFileSystem, WorkspaceStat } from "../workspace/types.js";
@@ -55,7 +55,7 @@ async function removeIfEmpty(fs: WorkspaceFileSystem, folder: string, syntax: Pa
 }
 
 function failureText(error: unknown, display: string): string {
-	return isPermissionDenied(error) ? permissionDeniedError(display).message : errorMessage(error);
+	return isPermissionDenied(error) ? permissionDeniedError(display).message : errorText(error);
 }
 
 /**
@@ -116,7 +116,7 @@ export async function commitOutcomes(
 			try {
 				await step.undo();
 			} catch (undoError) {
-				unrestored.push(`${step.display} (${errorMessage(undoError)})`);
+				unrestored.push(`${step.display} (${errorText(undoError)})`);
 			}
 		}
 		const undone =

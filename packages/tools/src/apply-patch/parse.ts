@@ -1,3 +1,4 @@
+import { GantryError } from "@gantry/ai";
 import type { PatchAction, PatchChunk } from "./types.js";
 
 /**
@@ -19,14 +20,14 @@ const HEREDOC_OPENERS = new Set(["<<EOF", "<<'EOF'", '<<"EOF"']);
 const FILE_HEADERS = `'${ADD} <path>', '${DELETE} <path>' or '${UPDATE} <path>'`;
 
 /** A patch that does not follow the format; `line` is 1-based in the text given to `parsePatch`. */
-export class PatchParseError extends Error {
+export class PatchParseError extends GantryError<"invalid_patch"> {
 	readonly line: number;
 	/** What the parser expected at that line. */
 	readonly expected: string;
 
 	constructor(line: number, expected: string, found: string | undefined) {
 		const got = found === undefined ? "the end of the patch" : JSON.stringify(found);
-		super(`Invalid patch at line ${line}: expected ${expected}, found ${got}.`);
+		super("invalid_patch", `Invalid patch at line ${line}: expected ${expected}, found ${got}.`);
 		this.name = "PatchParseError";
 		this.line = line;
 		this.expected = expected;

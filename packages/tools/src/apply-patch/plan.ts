@@ -1,8 +1,9 @@
+import { errorText } from "@gantry/ai";
 import type { TextChange } from "../edit/apply.js";
 import { applyChanges } from "../edit/apply.js";
 import { unifiedDiff } from "../edit/diff.js";
 import { decodeTextFile, type TextFile, toBuffer } from "../edit/text-file.js";
-import { errorCode, errorMessage } from "../error-text.js";
+import { errorCode } from "../error-text.js";
 import { assertUnchangedSinceSeen, type FileVersion } from "../file-versions.js";
 import type { Workspace, WorkspaceFileSystem } from "../workspace/types.js";
 import { type FileOutcome, versionOf } from "./commit.js";
@@ -132,7 +133,7 @@ async function readState(fs: WorkspaceFileSystem, absolute: string, display: str
 	try {
 		stats = await fs.stat(absolute);
 	} catch (error) {
-		throw new Error(`Cannot read ${display}: ${errorCode(error) ?? errorMessage(error)}`);
+		throw new Error(`Cannot read ${display}: ${errorCode(error) ?? errorText(error)}`);
 	}
 	if (stats === undefined) return { display, before: undefined, current: undefined, folder: false, version: undefined };
 	if (stats.kind === "directory")
@@ -149,7 +150,7 @@ async function readState(fs: WorkspaceFileSystem, absolute: string, display: str
 		const code = errorCode(error);
 		if (code === "EACCES" || code === "EPERM")
 			throw new Error(`Cannot read ${display}: permission denied; nothing was written.`);
-		throw new Error(`Cannot read ${display}: ${errorMessage(error)}`);
+		throw new Error(`Cannot read ${display}: ${errorText(error)}`);
 	}
 	return { display, before: bytes, current: bytes, folder: false, version: versionOf(stats) };
 }

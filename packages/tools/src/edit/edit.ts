@@ -1,7 +1,8 @@
+import { errorText } from "@gantry/ai";
 import type { ToolDefinition } from "@gantry/extensions";
 import { throwIfAborted } from "../abort.js";
 import { defineBoundedTool } from "../bounded-errors.js";
-import { errorCode, errorMessage } from "../error-text.js";
+import { errorCode } from "../error-text.js";
 import { toolPathResolver } from "../existing-path.js";
 import {
 	assertUnchangedSinceSeen,
@@ -54,7 +55,7 @@ function describeFileError(error: unknown, displayPath: string): Error {
 		case "EROFS":
 			return permissionDeniedError(displayPath);
 		default:
-			return new Error(`Cannot edit ${displayPath}: ${errorMessage(error)}`);
+			return new Error(`Cannot edit ${displayPath}: ${errorText(error)}`);
 	}
 }
 
@@ -146,7 +147,7 @@ export function createEditToolDefinition(
 					await operations.writeFileAtomic(path, data);
 				} catch (error) {
 					if (isPermissionDenied(error)) throw permissionDeniedError(displayPath);
-					throw new Error(`Could not save ${displayPath} (${errorMessage(error)}); the file was left unchanged.`);
+					throw new Error(`Could not save ${displayPath} (${errorText(error)}); the file was left unchanged.`);
 				}
 				rememberFileVersion(workspace, path, await versionOf(operations, path, displayPath).catch(() => undefined));
 				const count = plan.changes.length;

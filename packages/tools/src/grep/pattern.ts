@@ -1,4 +1,4 @@
-import { errorMessage } from "../error-text.js";
+import { errorText } from "@gantry/ai";
 /** A grep pattern compiled for the built-in engine. */
 export interface CompiledPattern {
 	/** Set for a case-sensitive literal: every line containing it matches, and files are pre-screened by bytes. */
@@ -49,7 +49,7 @@ export function compilePattern(options: PatternOptions): CompiledPattern {
 		line = compile(source, `m${flags}`);
 	} catch (error) {
 		// V8 says "Invalid regular expression: /(a/m: Unterminated group"; keep only the reason.
-		const reason = errorMessage(error).replace(/^Invalid regular expression: \/.*\/[a-z]*: /s, "");
+		const reason = errorText(error).replace(/^Invalid regular expression: \/.*\/[a-z]*: /s, "");
 		throw new Error(
 			`Invalid regular expression ${JSON.stringify(pattern)}: ${reason}. Use literal: true to search for the text as is.`,
 		);

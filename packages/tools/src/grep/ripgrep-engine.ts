@@ -1,4 +1,5 @@
 import { basename, dirname } from "node:path";
+import { GantryError } from "@gantry/ai";
 import { throwIfAborted } from "../abort.js";
 import { createGlobFilter } from "../search/glob-filter.js";
 import { PreloadedIgnoreFiles } from "../search/ignore-preload.js";
@@ -17,8 +18,11 @@ import type { GrepLine } from "./file-searcher.js";
 import { type RipgrepExit, runRipgrep } from "./ripgrep-process.js";
 
 /** rg refused the request (most often a pattern its regex syntax rejects); `message` is rg's explanation. */
-export class RipgrepRejectedError extends Error {
+export class RipgrepRejectedError extends GantryError<"ripgrep_rejected"> {
 	override readonly name = "RipgrepRejectedError";
+	constructor(message: string) {
+		super("ripgrep_rejected", message);
+	}
 }
 
 /** Where rg runs: the workspace's processes, the `rg` found there, and its files (for the .gitignore check). */

@@ -1,10 +1,13 @@
+import { errorText, GantryError } from "@gantry/ai";
 import { childAbortController, throwIfAborted } from "../abort.js";
-import { errorMessage } from "../error-text.js";
 import type { Workspace, WorkspaceProcesses } from "../workspace/types.js";
 
 /** rg could not be started (a broken install, or removed since it was looked up). */
-export class RipgrepUnavailableError extends Error {
+export class RipgrepUnavailableError extends GantryError<"ripgrep_unavailable"> {
 	override readonly name = "RipgrepUnavailableError";
+	constructor(message: string) {
+		super("ripgrep_unavailable", message);
+	}
 }
 
 /** Most bytes of rg's error output kept for messages. */
@@ -60,7 +63,7 @@ export async function runRipgrep(
 		exit = { code: status.exitCode, stderr };
 	} catch (error) {
 		if (failure === undefined && !signal?.aborted)
-			throw new RipgrepUnavailableError(`Could not run ripgrep (${executable}): ${errorMessage(error)}`);
+			throw new RipgrepUnavailableError(`Could not run ripgrep (${executable}): ${errorText(error)}`);
 		exit = { code: null, stderr };
 	} finally {
 		dispose();

@@ -2,6 +2,8 @@
 // pixels that sharp then resizes and encodes. Covers what real files use: 1/2/4/8-bit palettes,
 // RLE4/RLE8, 16/24/32-bit, bit fields with or without alpha, bottom-up and top-down rows.
 
+import { GantryError } from "@gantry/ai";
+
 /** Raw pixels, row-major from the top-left, RGB or RGBA. */
 export interface DecodedBitmap {
 	width: number;
@@ -17,8 +19,11 @@ export interface BitmapSize {
 }
 
 /** The BMP is malformed or uses a variant this decoder does not read (embedded JPEG/PNG). */
-export class BmpDecodeError extends Error {
+export class BmpDecodeError extends GantryError<"invalid_bmp"> {
 	override name = "BmpDecodeError";
+	constructor(message: string) {
+		super("invalid_bmp", message);
+	}
 }
 
 const MAX_PIXELS = 0x3fff * 0x3fff;

@@ -1,6 +1,5 @@
-import { type ImageContent, withoutUndefined } from "@gantry/ai";
+import { errorText, type ImageContent, withoutUndefined } from "@gantry/ai";
 import type { Sharp } from "sharp";
-import { errorMessage } from "../error-text.js";
 import { formatSize } from "../truncate.js";
 import { decodeBmp } from "./bmp.js";
 import { detectImageFormat, IMAGE_MIME_TYPES, type ImageFormat, isProviderImageFormat } from "./detect.js";
@@ -64,7 +63,7 @@ function base64Length(byteLength: number): number {
 }
 
 function describeError(error: unknown): string {
-	const text = errorMessage(error);
+	const text = errorText(error);
 	return text.replace(/^Input buffer (contains|has) /, "").replace(/\s+$/, "");
 }
 

@@ -1,9 +1,10 @@
 import { join } from "node:path";
 import type { AgentToolResult } from "@gantry/agent";
+import { errorText } from "@gantry/ai";
 import type { Theme, ToolDefinition } from "@gantry/extensions";
 import { throwIfAborted } from "../abort.js";
 import { defineBoundedTool } from "../bounded-errors.js";
-import { errorCode, errorMessage } from "../error-text.js";
+import { errorCode } from "../error-text.js";
 import { toolPathResolver } from "../existing-path.js";
 import { describeTruncation, outputCutNotice } from "../search/output-cut.js";
 import { renderListing } from "../search/render-listing.js";
@@ -73,7 +74,7 @@ async function listFolder(operations: LsOperations, path: string): Promise<LsEnt
 		if (kind !== "directory") throw new Error(`Not a directory: ${path}`);
 		const code = errorCode(error);
 		if (code === "EACCES" || code === "EPERM") throw new Error(`Cannot list ${path}: permission denied.`);
-		throw new Error(`Cannot list ${path}: ${errorMessage(error)}`);
+		throw new Error(`Cannot list ${path}: ${errorText(error)}`);
 	}
 }
 

@@ -1,8 +1,8 @@
-import { withoutUndefined } from "@gantry/ai";
+import { errorText, withoutUndefined } from "@gantry/ai";
 import type { ExtensionToolContext, ToolDefinition } from "@gantry/extensions";
 import { throwIfAborted } from "../abort.js";
 import { defineBoundedTool } from "../bounded-errors.js";
-import { errorCode, errorMessage } from "../error-text.js";
+import { errorCode } from "../error-text.js";
 import { toolPathResolver } from "../existing-path.js";
 import { rememberFileVersion } from "../file-versions.js";
 import { detectImageFormat } from "../image/detect.js";
@@ -41,7 +41,7 @@ function checkLineNumber(name: string, value: unknown): number | undefined {
 function describeOpenError(path: string, error: unknown): Error {
 	const code = errorCode(error);
 	if (code === "EACCES" || code === "EPERM") return new Error(`Cannot read ${path}: permission denied.`);
-	return new Error(`Cannot read ${path}: ${errorMessage(error)}`);
+	return new Error(`Cannot read ${path}: ${errorText(error)}`);
 }
 
 /** Creates the `read` tool: pages of text files, images for the model; a binary file is an error giving its size. */

@@ -1,10 +1,10 @@
 import { dirname } from "node:path";
-import { withoutUndefined } from "@gantry/ai";
+import { errorText, withoutUndefined } from "@gantry/ai";
 import type { ToolDefinition } from "@gantry/extensions";
 import { throwIfAborted } from "../abort.js";
 import { defineBoundedTool } from "../bounded-errors.js";
 import { renderErrorResult, resultText } from "../edit/render.js";
-import { errorCode, errorMessage } from "../error-text.js";
+import { errorCode } from "../error-text.js";
 import { toolPathResolver } from "../existing-path.js";
 import { assertUnchangedSinceSeen, type FileVersion, rememberFileVersion } from "../file-versions.js";
 import { withWorkspaceMutationQueue } from "../mutation-queue.js";
@@ -48,7 +48,7 @@ export function writeOperationsOn(fs: WorkspaceFileSystem): WriteOperations {
 export const localWriteOperations: WriteOperations = writeOperationsOn(localFileSystem);
 
 function describeWriteError(error: unknown, displayPath: string): Error {
-	const reason = error instanceof Error ? error.message : (errorCode(error) ?? errorMessage(error));
+	const reason = error instanceof Error ? error.message : (errorCode(error) ?? errorText(error));
 	switch (errorCode(error)) {
 		case "ENOTDIR":
 		case "EEXIST":
