@@ -1,3 +1,4 @@
+import { errorText } from "@gantry/ai";
 import { listTranscriptCheckpoints, type RewindOptions, rewindTranscript } from "@gantry/coding-agent";
 import { CliError, usageError } from "../errors.js";
 import type { CliIo } from "../io.js";
@@ -75,7 +76,7 @@ function failing<T>(run: () => T): T {
 	try {
 		return run();
 	} catch (error) {
-		throw new CliError("session_failed", error instanceof Error ? error.message : String(error), { cause: error });
+		throw new CliError("session_failed", errorText(error), { cause: error });
 	}
 }
 
@@ -83,6 +84,6 @@ async function failingAsync<T>(run: () => Promise<T>): Promise<T> {
 	try {
 		return await run();
 	} catch (error) {
-		throw new CliError("session_failed", error instanceof Error ? error.message : String(error), { cause: error });
+		throw new CliError("session_failed", errorText(error), { cause: error });
 	}
 }

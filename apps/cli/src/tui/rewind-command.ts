@@ -1,3 +1,4 @@
+import { errorText } from "@gantry/ai";
 import type { AgentSession, CheckpointInfo, RewindOptions, RewindResult } from "@gantry/coding-agent";
 import type { ExtensionUI, Theme } from "@gantry/extensions";
 
@@ -78,7 +79,7 @@ export async function rewindInteractively(
 		print(rewindResultLines(result, what, theme));
 		return what.conversation ? checkpoint.prompt : undefined;
 	} catch (error) {
-		print([theme.error(error instanceof Error ? error.message : String(error))]);
+		print([theme.error(errorText(error))]);
 		return undefined;
 	}
 }

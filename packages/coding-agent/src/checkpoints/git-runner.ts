@@ -1,3 +1,4 @@
+import { GantryError } from "@gantry/ai";
 import type { Workspace } from "@gantry/tools";
 
 /** What one git command printed and how it ended. */
@@ -8,9 +9,9 @@ export interface GitResult {
 }
 
 /** Git could not be started on the workspace's host (not installed, not on PATH). */
-export class GitMissingError extends Error {
+export class GitMissingError extends GantryError<"git_missing"> {
 	constructor(label: string, cause: unknown) {
-		super(`git was not found on ${label}`, { cause });
+		super("git_missing", `git was not found on ${label}`, { cause });
 		this.name = "GitMissingError";
 	}
 }

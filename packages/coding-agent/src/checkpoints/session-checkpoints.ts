@@ -1,4 +1,5 @@
 import { randomBytes } from "node:crypto";
+import { errorText } from "@gantry/ai";
 import type { Workspace } from "@gantry/tools";
 import { CodingAgentError } from "../errors.js";
 import { GitMissingError } from "./git-runner.js";
@@ -176,7 +177,7 @@ export class SessionCheckpoints {
 			this.#tell(
 				error instanceof GitMissingError
 					? `Checkpoints are off: git was not found on ${workspace.label}. Install git (Debian: apt-get install git) to rewind file changes; the conversation can still be rewound.`
-					: `Checkpoints are off: the checkpoint repository could not be opened (${messageOf(error)}).`,
+					: `Checkpoints are off: the checkpoint repository could not be opened (${errorText(error)}).`,
 			);
 			return undefined;
 		}
@@ -196,7 +197,7 @@ export class SessionCheckpoints {
 			}
 			return snapshot.commit;
 		} catch (error) {
-			this.#tell(`A checkpoint failed, so this prompt's files cannot be rewound: ${messageOf(error)}`);
+			this.#tell(`A checkpoint failed, so this prompt's files cannot be rewound: ${errorText(error)}`);
 			return undefined;
 		}
 	}
@@ -211,8 +212,4 @@ export class SessionCheckpoints {
 function firstLine(text: string): string {
 	const line = text.split("\n")[0] ?? "";
 	return line.length > 72 ? `${line.slice(0, 71)}…` : line;
-}
-
-function messageOf(error: unknown): string {
-	return error instanceof Error ? error.message : String(error);
 }

@@ -1,4 +1,5 @@
 import { resolve } from "node:path";
+import { errorText } from "@gantry/ai";
 import { createLocalWorkspace, type Workspace } from "@gantry/tools";
 import { CodingAgentError } from "../errors.js";
 import { sessionIdFor } from "../session/session-basics.js";
@@ -73,7 +74,7 @@ function checkpointsOf(
 		}
 		opened = Transcript.open(path, host.workspace.cwd);
 	} catch (error) {
-		throw new CodingAgentError("invalid_transcript", `Cannot read session file ${sessionFile}: ${messageOf(error)}`, {
+		throw new CodingAgentError("invalid_transcript", `Cannot read session file ${sessionFile}: ${errorText(error)}`, {
 			cause: error,
 		});
 	}
@@ -91,12 +92,8 @@ function headerCwd(sessionFile: string): string {
 	try {
 		return loadTranscript(resolve(sessionFile)).header.cwd;
 	} catch (error) {
-		throw new CodingAgentError("invalid_transcript", `Cannot read session file ${sessionFile}: ${messageOf(error)}`, {
+		throw new CodingAgentError("invalid_transcript", `Cannot read session file ${sessionFile}: ${errorText(error)}`, {
 			cause: error,
 		});
 	}
-}
-
-function messageOf(error: unknown): string {
-	return error instanceof Error ? error.message : String(error);
 }

@@ -1,5 +1,5 @@
 import type { AgentMessage, AgentStreamOptions } from "@gantry/agent";
-import { type Model, stream, type Usage, withoutUndefined } from "@gantry/ai";
+import { errorText, type Model, stream, type Usage, withoutUndefined } from "@gantry/ai";
 import { SUMMARY_SYSTEM_PROMPT, summaryRequestMessage } from "./summary-prompt.js";
 
 /** How the session's summary requests reach the model: its own stream function, key and options. */
@@ -61,7 +61,7 @@ export async function requestSummary(
 	} catch (error) {
 		return {
 			ok: false,
-			error: error instanceof Error ? error.message : String(error),
+			error: errorText(error),
 			aborted: signal?.aborted === true,
 		};
 	}
