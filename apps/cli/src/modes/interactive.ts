@@ -19,7 +19,7 @@ import { frameDefinitions } from "../remote/host-frames.js";
 import { describeSandbox } from "../sandbox-status.js";
 import { openSession, type SessionSetup } from "../session-factory.js";
 import type { SessionSummary } from "../session-list.js";
-import type { SessionFileChoice } from "../sessions.js";
+import { newSessionFile, type SessionFileChoice, sessionSavedLine } from "../sessions.js";
 import { askToTrust } from "../trust.js";
 import { KeyInput } from "../tui/key-input.js";
 import { LineEditor } from "../tui/line-editor.js";
@@ -32,6 +32,7 @@ import { runSlashCommand } from "../tui/slash-commands.js";
 import { TerminalUI } from "../tui/terminal-ui.js";
 import { themeFor } from "../tui/theme.js";
 import { lastAssistantMessage } from "../usage-summary.js";
+import { compactInteractively } from "./session-commands.js";
 
 /** What interactive mode starts from. */
 export interface InteractiveSetup extends Omit<SessionSetup, "ui" | "sessionFile"> {
@@ -77,7 +78,8 @@ export async function runInteractiveMode(setup: InteractiveSetup): Promise<numbe
 	let permissions: PermissionPolicyOptions;
 	let origins: PermissionOrigins = {};
 	const chosen = setup.pickFrom ? await pickSession(setup.pickFrom, ui, theme) : undefined;
-	const file: SessionFileChoice | undefined = chosen ? { path: chosen.path, origin: "resumed" } : setup.session;
+	let file: SessionFileChoice | undefined = chosen ? { path: chosen.path, origin: "resumed" } : setup.session;
+	let openWith: (sessionFile: string | undefined) => Promise<AgentSession>;
 	// Full-output files stay with the transcript they belong to.
 	const outputFolder = chosen && setup.outputFolder !== undefined ? outputFolderFor(chosen.path) : setup.outputFolder;
 	if (outputFolder !== undefined) prepareOutputFolder(outputFolder);
@@ -98,17 +100,20 @@ export async function runInteractiveMode(setup: InteractiveSetup): Promise<numbe
 		const allow = run.settings.permissions?.allow ?? [];
 		permissions = policyOptionsOf(run, () => session.permissions.mode);
 		origins = run.origins;
-		session = await openSession({
-			...setup,
-			...(outputFolder !== undefined ? { outputFolder } : {}),
-			ui,
-			// Before the banner the notes wait under it; later ones (an MCP server failing) show as they come.
-			onNotice: (message) => (view ? ui.notify(message, "warning") : notices.push(message)),
-			// The settings were read once, above; the session applies them as they are.
-			runPermissions: run,
-			alwaysAllow: keepAlwaysAnswers(setup, ui, allow, run.loaded.trusted),
-			...(file ? { sessionFile: file.path } : {}),
-		});
+		const settled = run;
+		openWith = (sessionFile) =>
+			openSession({
+				...setup,
+				...(outputFolder !== undefined ? { outputFolder } : {}),
+				ui,
+				// Before the banner the notes wait under it; later ones (an MCP server failing) show as they come.
+				onNotice: (message) => (view ? ui.notify(message, "warning") : notices.push(message)),
+				// The settings were read once, above; the session applies them as they are.
+				runPermissions: settled,
+				alwaysAllow: keepAlwaysAnswers(setup, ui, allow, settled.loaded.trusted),
+				...(sessionFile ? { sessionFile } : {}),
+			});
+		session = await openWith(file?.path);
 	} catch (error) {
 		stopWarnings();
 		screen.close();
@@ -120,7 +125,7 @@ export async function runInteractiveMode(setup: InteractiveSetup): Promise<numbe
 		getDefinition: frameDefinitions(session),
 		modelInfo: () => session.model,
 	});
-	session.subscribe(view.handle);
+	let unsubscribe = session.subscribe(view.handle);
 	view.commit(banner(session, { ...setup, ...(file ? { session: file } : {}) }, theme));
 	for (const notice of notices) ui.notify(notice, "warning");
 	if (file?.origin !== "new" && session.messages.length > 0) replayConversation(session.messages, view, theme);
@@ -138,6 +143,23 @@ export async function runInteractiveMode(setup: InteractiveSetup): Promise<numbe
 				const print = (lines: string[]) => view.commit([...lines, ""]);
 				const outcome = runSlashCommand(text, { session, theme, print, permissions, origins });
 				if (outcome === "exit") break;
+				if (outcome === "compact") await compactInteractively(session, text, keys, theme, print);
+				if (outcome === "clear") {
+					// A new transcript in the same folder; the old one stays on disk, resumable.
+					const previous = file;
+					const model = session.model;
+					unsubscribe();
+					await session.dispose();
+					file =
+						previous === undefined ? undefined : { path: newSessionFile(setup.sessionKey ?? setup.cwd), origin: "new" };
+					session = await openWith(file?.path);
+					session.agent.state.model = model;
+					unsubscribe = session.subscribe(view.handle);
+					print([
+						theme.success(file === undefined ? "New session (in memory)." : `New session ${file.path}`),
+						...(previous === undefined ? [] : [theme.muted(`The previous one: ${sessionSavedLine(previous)}`)]),
+					]);
+				}
 				if (outcome === "rewind") {
 					const prompt = await rewindInteractively(session, ui, theme, print);
 					if (prompt !== undefined) editor.restore(prompt);

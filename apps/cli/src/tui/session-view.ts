@@ -93,6 +93,17 @@ export class SessionView {
 				if ((event.message as { role?: string }).role === "assistant")
 					this.#onAssistantEnd(event.message as AssistantMessage);
 				break;
+			case "compaction_start":
+			case "compaction_end":
+			case "tool_results_trim": {
+				const line = compactionLine(event, this.#options.theme);
+				if (line === undefined) break;
+				this.#screen.endLine();
+				this.#screen.commit([line]);
+				this.#lastBlock = "none";
+				this.#refresh();
+				break;
+			}
 		}
 	};
 
@@ -238,4 +249,33 @@ export class SessionView {
 		if (this.#timer) clearInterval(this.#timer);
 		this.#timer = undefined;
 	}
+}
+
+const tokens = (value: number) => `~${value.toLocaleString("en-US")} tokens`;
+
+/** The line a compaction event is shown as (a failed `/compact` is told by the command itself). */
+function compactionLine(
+	event: Extract<AgentSessionEvent, { type: "compaction_start" | "compaction_end" | "tool_results_trim" }>,
+	theme: SessionViewOptions["theme"],
+): string | undefined {
+	if (event.type === "tool_results_trim") {
+		const count = event.toolCallIds.length;
+		return theme.muted(
+			`Trimmed ${count} old tool result${count === 1 ? "" : "s"} (${event.characters.toLocaleString("en-US")} characters) to save context: ${tokens(event.tokensBefore)} → ${tokens(event.tokensAfter)}.`,
+		);
+	}
+	if (event.type === "compaction_start") {
+		const why =
+			event.reason === "auto"
+				? ` (${tokens(event.tokensBefore)} of a ${event.contextWindow.toLocaleString("en-US")}-token window)`
+				: "";
+		return theme.muted(`Compacting the conversation${why}…`);
+	}
+	if (event.result !== undefined) {
+		const { summarizedMessages, tokensBefore, tokensAfter } = event.result;
+		return theme.success(
+			`Compacted: ${summarizedMessages} earlier messages are sent as a summary; the next request is ${tokens(tokensAfter)} instead of ${tokens(tokensBefore)}.`,
+		);
+	}
+	return event.reason === "auto" ? theme.warning(`Compaction failed: ${event.error ?? "no summary"}`) : undefined;
 }

@@ -12,7 +12,19 @@ export const SLASH_COMMANDS: readonly { name: string; usage: string; description
 	{ name: "/tools", usage: "/tools on <name>", description: "declare a tool to the model from the next request" },
 	{ name: "/tools", usage: "/tools off <name>", description: "stop declaring a tool" },
 	{ name: "/mcp", usage: "/mcp", description: "the MCP servers: status, and their tools' exposure and state" },
+	{ name: "/model", usage: "/model", description: "the provider's models, the current one marked" },
+	{ name: "/model", usage: "/model <id>", description: "switch model: the next request uses it" },
 	{ name: "/session", usage: "/session", description: "session file, message count and token usage" },
+	{
+		name: "/clear",
+		usage: "/clear",
+		description: "start a new session in this folder (the old one stays: gantry --resume)",
+	},
+	{
+		name: "/compact",
+		usage: "/compact [instructions]",
+		description: "summarise the conversation but its last turns, to save context (automatic at 80 %)",
+	},
 	{
 		name: "/export",
 		usage: "/export [file]",

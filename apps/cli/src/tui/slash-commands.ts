@@ -6,11 +6,15 @@ import { exportTranscript } from "../export/write-export.js";
 import { formatToolTable, listTools } from "../tool-list.js";
 import { summarizeUsage } from "../usage-summary.js";
 import { mcpCommand } from "./mcp-command.js";
+import { modelCommand } from "./model-command.js";
 import { slashCommandLines } from "./slash-command-list.js";
 
 /** What the prompt loop does after a slash command. */
-/** `"rewind"`: the loop runs `/rewind` (it asks questions, so it is not answered here). */
-export type SlashOutcome = "continue" | "exit" | "rewind";
+/**
+ * `"rewind"`: the loop runs `/rewind` (it asks questions, so it is not answered here); `"clear"` and
+ * `"compact"`: the loop starts a new session, or compacts this one (both wait on the session).
+ */
+export type SlashOutcome = "continue" | "exit" | "rewind" | "clear" | "compact";
 
 /** What slash commands work on. */
 export interface SlashContext {
@@ -26,7 +30,10 @@ export interface SlashContext {
 
 const HELP = slashCommandLines();
 
-/** Runs `/tools`, `/tools on|off <name>`, `/mcp`, `/session`, `/export [file]`, `/help` or `/exit` (`/rewind`: see `SlashOutcome`); unknown commands get a hint. */
+/**
+ * Runs `/tools`, `/tools on|off <name>`, `/mcp`, `/model [id]`, `/session`, `/export [file]`, `/help` or
+ * `/exit` (`/rewind`, `/clear`, `/compact`: see `SlashOutcome`); unknown commands get a hint.
+ */
 export function runSlashCommand(input: string, context: SlashContext): SlashOutcome {
 	const [command, ...rest] = input.trim().split(/\s+/);
 	const { theme, print } = context;
@@ -51,6 +58,13 @@ export function runSlashCommand(input: string, context: SlashContext): SlashOutc
 			return "continue";
 		case "/rewind":
 			return "rewind";
+		case "/model":
+			print(modelCommand(rest, context.session, theme));
+			return "continue";
+		case "/clear":
+			return "clear";
+		case "/compact":
+			return "compact";
 		default:
 			print([theme.error(`Unknown command ${command}.`), ...HELP.map((line) => theme.muted(line))]);
 			return "continue";
