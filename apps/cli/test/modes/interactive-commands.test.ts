@@ -13,7 +13,7 @@ const cli = useInteractiveFixture();
 
 type Sent = { role: string; content: unknown };
 function sent(index: number): Sent[] {
-	return (cli.server.requests[index]?.body.messages as Sent[]).filter((message) => message.role !== "system");
+	return ((cli.server.requests[index]?.body.messages ?? []) as Sent[]).filter((message) => message.role !== "system");
 }
 
 async function ask(terminal: Awaited<ReturnType<typeof startInteractiveGantry>>, text: string, answer: string) {
