@@ -5,7 +5,7 @@ import { userText } from "../tui/replay.js";
 import { assistantHtml } from "./assistant-html.js";
 import { cleanText, escapeHtml } from "./html-theme.js";
 import { PAGE_SCRIPT, PAGE_STYLE } from "./page-assets.js";
-import type { ExportedTranscript } from "./read-transcript.js";
+import type { ExportedTranscript, TranscriptItem } from "./read-transcript.js";
 
 function builtinDefinitions(cwd: string): (name: string) => ToolDefinition | undefined {
 	try {
@@ -42,6 +42,10 @@ export function renderTranscriptHtml(
 	let cost = 0;
 	let seenTools = false;
 	for (const item of transcript.items) {
+		if (item.type === "rewind") {
+			body.push(rewindHtml(item));
+			continue;
+		}
 		if (item.type === "tools") {
 			const first = !seenTools;
 			seenTools = true;
@@ -54,15 +58,18 @@ export function renderTranscriptHtml(
 			continue;
 		}
 		const role = (item.message as { role?: string }).role;
+		// Turns a rewind dropped stay on the page, marked, so a reader sees what was undone.
+		const push = (html: string) =>
+			body.push(item.rewound ? `<div class="rewound" title="dropped by a later rewind">${html}</div>` : html);
 		if (role === "user") {
-			body.push(
+			push(
 				`<section class="user"><pre>${escapeHtml(cleanText(userText(item.message as UserMessage)))}</pre></section>`,
 			);
 		} else if (role === "assistant") {
 			const message = item.message as AssistantMessage;
 			calls += message.content.filter((block) => block.type === "toolCall").length;
 			cost += message.usage?.cost?.total ?? 0;
-			body.push(assistantHtml(message, results, getDefinition));
+			push(assistantHtml(message, results, getDefinition));
 		}
 	}
 	const { header } = transcript;
@@ -81,4 +88,18 @@ export function renderTranscriptHtml(
 ${body.join("\n")}
 </main><script>${PAGE_SCRIPT}</script></body></html>
 `;
+}
+
+/** The line a rewind leaves on the page: what it went back to and what it did to the files. */
+function rewindHtml(item: Extract<TranscriptItem, { type: "rewind" }>): string {
+	const what = item.code && item.conversation ? "code and conversation" : item.code ? "code" : "conversation";
+	const to = item.droppedPrompts[0] === undefined ? "" : ` to before “${item.droppedPrompts[0].split("\n")[0]}”`;
+	const files = item.code
+		? ` · ${item.restored.length} restored, ${item.removed.length} removed${
+				item.conflicts.length > 0
+					? `, ${item.conflicts.length} kept (changed outside the session): ${item.conflicts.join(", ")}`
+					: ""
+			}`
+		: "";
+	return `<div class="rewind-mark">Rewound ${escapeHtml(what)}${escapeHtml(to)}${escapeHtml(files)}</div>`;
 }

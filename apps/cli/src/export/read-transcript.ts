@@ -4,8 +4,19 @@ import { CliError } from "../errors.js";
 
 /** One line of a transcript that the export draws, in file order. */
 export type TranscriptItem =
-	| { type: "message"; message: AgentMessage }
-	| { type: "tools"; added: string[]; removed: string[] };
+	/** `rewound`: a later rewind dropped it from the conversation (the page still shows it, marked). */
+	| { type: "message"; message: AgentMessage; rewound?: boolean }
+	| { type: "tools"; added: string[]; removed: string[] }
+	| {
+			type: "rewind";
+			/** The prompts whose turns the rewind dropped (none for a code-only rewind). */
+			droppedPrompts: string[];
+			code: boolean;
+			conversation: boolean;
+			restored: string[];
+			removed: string[];
+			conflicts: string[];
+	  };
 
 /** A transcript as the export reads it. */
 export interface ExportedTranscript {
@@ -26,6 +37,8 @@ export function readTranscript(path: string): ExportedTranscript {
 	const items: TranscriptItem[] = [];
 	let header: ExportedTranscript["header"] | undefined;
 	let skippedLines = 0;
+	// The messages the conversation still holds, in order: a rewind cuts it back to its `messageIndex`.
+	const live: { rewound?: boolean }[] = [];
 	for (const line of text.split("\n")) {
 		if (line.trim() === "") continue;
 		let entry: { type?: string; [key: string]: unknown };
@@ -36,9 +49,25 @@ export function readTranscript(path: string): ExportedTranscript {
 			continue;
 		}
 		if (entry.type === "session") header ??= entry as ExportedTranscript["header"];
-		else if (entry.type === "message" && entry.message)
-			items.push({ type: "message", message: entry.message as AgentMessage });
-		else if (entry.type === "tools") {
+		else if (entry.type === "message" && entry.message) {
+			const item: TranscriptItem = { type: "message", message: entry.message as AgentMessage };
+			items.push(item);
+			live.push(item);
+		} else if (entry.type === "checkpoint") continue;
+		else if (entry.type === "rewind") {
+			const index = typeof entry.messageIndex === "number" ? entry.messageIndex : live.length;
+			if (entry.conversation === true) for (const dropped of live.splice(index)) dropped.rewound = true;
+			const list = (value: unknown) => (Array.isArray(value) ? value.map(String) : []);
+			items.push({
+				type: "rewind",
+				droppedPrompts: list(entry.droppedPrompts),
+				code: entry.code === true,
+				conversation: entry.conversation === true,
+				restored: list(entry.restored),
+				removed: list(entry.removed),
+				conflicts: list(entry.conflicts),
+			});
+		} else if (entry.type === "tools") {
 			items.push({ type: "tools", added: (entry.added as string[]) ?? [], removed: (entry.removed as string[]) ?? [] });
 		} else skippedLines++;
 	}

@@ -6,6 +6,7 @@ import { createAgentSession, loadTranscript } from "@gantry/coding-agent";
 import { plainTheme } from "@gantry/extensions";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { runCli } from "../../src/cli.js";
+import { exportTranscript } from "../../src/export/write-export.js";
 import type { CliIo } from "../../src/io.js";
 import { rewindInteractively } from "../../src/tui/rewind-command.js";
 
@@ -75,6 +76,19 @@ describe("gantry rewind", () => {
 		const codeOnly = await run([sessionFile, "1", "--code"]);
 		expect(codeOnly.stdout).toBe("Files rewound: 1.\n  removed  one.txt\n");
 		expect(loadTranscript(sessionFile).messages).toHaveLength(4);
+
+		// The export reads every line (checkpoints and rewinds are not "unreadable") and marks the dropped turns.
+		const exported = exportTranscript(sessionFile, join(dir, "s.html"));
+		expect(exported.skippedLines).toBe(0);
+		const html = readFileSync(join(dir, "s.html"), "utf8");
+		expect(html).toContain(
+			'<div class="rewound" title="dropped by a later rewind"><section class="user"><pre>write two</pre>',
+		);
+		expect(html).not.toContain(
+			'<div class="rewound" title="dropped by a later rewind"><section class="user"><pre>write one</pre>',
+		);
+		expect(html).toContain("Rewound code and conversation to before “write two” · 1 restored, 1 removed</div>");
+		expect(html).toContain("Rewound code · 0 restored, 1 removed</div>");
 	});
 
 	it("names a bad prompt number, a missing session and unknown options", async () => {
