@@ -53,8 +53,9 @@ export function readTranscript(path: string): ExportedTranscript {
 			const item: TranscriptItem = { type: "message", message: entry.message as AgentMessage };
 			items.push(item);
 			live.push(item);
-		} else if (entry.type === "checkpoint") continue;
-		else if (entry.type === "rewind") {
+		} else if (entry.type === "checkpoint" || entry.type === "compaction" || entry.type === "trim") {
+			// Checkpoints and compaction steps change what later requests send, not what was said: the page shows every message.
+		} else if (entry.type === "rewind") {
 			const index = typeof entry.messageIndex === "number" ? entry.messageIndex : live.length;
 			if (entry.conversation === true) for (const dropped of live.splice(index)) dropped.rewound = true;
 			const list = (value: unknown) => (Array.isArray(value) ? value.map(String) : []);
