@@ -1,5 +1,18 @@
 import type { AgentEvent } from "@gantry/agent";
 import type { ImageContent, JsonValue, TextContent, Usage } from "@gantry/ai";
+import type { ToolAnnotations, ToolExposure, ToolNamespace } from "./tool-definition.js";
+
+/** A registered tool as listed by `getAllTools` (and carried by `tool_call` as `tool`). */
+export interface ToolInfo {
+	name: string;
+	label: string;
+	description: string;
+	exposure: ToolExposure;
+	annotations?: ToolAnnotations;
+	namespace?: ToolNamespace;
+	/** `"builtin"`, `"sdk"`, or the path (or name) of the extension that registered it. */
+	source: string;
+}
 
 /**
  * Fired before a tool runs (after validation). Handlers may block it, mutate `input` in place to change
@@ -13,6 +26,12 @@ export interface ToolCallEvent {
 	toolName: string;
 	/** The validated arguments; mutate in place to change what the tool receives. */
 	input: Record<string, unknown>;
+	/**
+	 * The tool as registered when the call was made (its annotations and source, what a permission policy
+	 * judges), when the host knows it. Handlers get it frozen and cannot replace it, so no handler can make
+	 * a tool look read-only to the ones after it.
+	 */
+	readonly tool?: Readonly<ToolInfo>;
 }
 
 export interface ToolCallEventResult {

@@ -9,7 +9,7 @@ import type {
 	ToolResultEventResult,
 } from "./events.js";
 import type { ExtensionWorkspace } from "./extension-workspace.js";
-import type { ToolAnnotations, ToolDefinition, ToolExposure, ToolNamespace } from "./tool-definition.js";
+import type { ToolDefinition } from "./tool-definition.js";
 
 /** Interaction with the person using the agent. Without a UI, `confirm` resolves false and `notify` does nothing. */
 export interface ExtensionUI {
@@ -37,17 +37,9 @@ export interface ExtensionContext {
 	workspace?: ExtensionWorkspace;
 }
 
-/** A registered tool as listed by `getAllTools`. */
-export interface ToolInfo {
-	name: string;
-	label: string;
-	description: string;
-	exposure: ToolExposure;
-	annotations?: ToolAnnotations;
-	namespace?: ToolNamespace;
-	/** `"builtin"`, `"sdk"`, or the path (or name) of the extension that registered it. */
-	source: string;
-}
+import type { ToolInfo } from "./events.js";
+
+export type { ToolInfo };
 
 /** What a handler may return; `void` so that handlers declared apart from `on` may return nothing. */
 // biome-ignore lint/suspicious/noConfusingVoidType: see above

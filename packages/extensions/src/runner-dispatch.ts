@@ -4,6 +4,7 @@ import type {
 	ExtensionEventType,
 	ToolCallEvent,
 	ToolCallEventResult,
+	ToolInfo,
 	ToolResultEvent,
 	ToolResultEventResult,
 } from "./events.js";
@@ -52,6 +53,10 @@ export async function dispatchToolCall(
 	const count = entries.length;
 	const watch = count > 1;
 	const working: ToolCallEvent = { ...event, input: structuredClone(event.input) };
+	if (event.tool !== undefined) {
+		// Every handler sees the same frozen description; none may replace it or change it for the next.
+		Object.defineProperty(working, "tool", { value: frozenToolInfo(event.tool), writable: false, configurable: false });
+	}
 	let last: ToolCallEventResult | undefined;
 	const rewriters = new Set<number>();
 	// Handlers whose verdict holds for the arguments as they are now.
@@ -103,6 +108,14 @@ export async function dispatchToolCall(
 	}
 	replaceContents(event.input, fixed);
 	return last;
+}
+
+/** A deep-frozen copy of a tool's description. */
+function frozenToolInfo(tool: Readonly<ToolInfo>): Readonly<ToolInfo> {
+	const copy = structuredClone(tool) as ToolInfo;
+	if (copy.annotations !== undefined) Object.freeze(copy.annotations);
+	if (copy.namespace !== undefined) Object.freeze(copy.namespace);
+	return Object.freeze(copy);
 }
 
 function isThenable(value: unknown): value is PromiseLike<unknown> {

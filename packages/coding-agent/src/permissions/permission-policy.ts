@@ -144,7 +144,9 @@ export function createPermissionPolicy(options: PermissionPolicyOptions = {}): E
 
 	return (api) => {
 		const judge = (event: ToolCallEvent, ctx: ExtensionContext) => {
-			const info = api.getToolInfo(event.toolName);
+			// The event carries the tool as registered when the call was made; a host that does not fill it in
+			// is asked instead.
+			const info = event.tool ?? api.getToolInfo(event.toolName);
 			const hint = options.hints?.get(event);
 			return judgeCall(
 				currentRules(),

@@ -69,6 +69,8 @@ export class AgentSession {
 	readonly #options: AgentSessionOptions;
 	readonly #registry = new ToolRegistry({ searchTool: TOOL_SEARCH_TOOL_NAME });
 	readonly #nested: NestedToolCallRunner;
+	/** The session's model now (the one closure the constructor hands out, kept for the builtins made later). */
+	readonly #getModel: () => Model;
 	readonly #compactor: compaction.ContextCompactor;
 	readonly #transcript: Transcript | undefined;
 	readonly #listeners = new SessionListeners<AgentSessionEvent>();
@@ -119,9 +121,19 @@ export class AgentSession {
 			transcript,
 			notify,
 		});
+		// Each of these is defined once and handed to every part that needs it.
+		const getModel = () => this.agent.state.model;
+		const resolveTool = (name: string, declared: AgentTool | undefined) => this.#registry.resolve(name, declared);
+		const getCallableTools = () => this.#callableTools();
+		const getToolInfo = (name: string) => {
+			const entry = this.#registry.get(name);
+			return entry === undefined ? undefined : this.#registry.info(entry);
+		};
+		this.#getModel = getModel;
 		const hookOptions = {
 			runner,
-			getModel: () => this.agent.state.model,
+			getModel,
+			getToolInfo,
 			autoResizeImages: options.images?.autoResize ?? true,
 			onExecuted: (toolCall: AgentToolCall, args: unknown) => {
 				if (this.#transcript !== undefined) {
@@ -132,7 +144,7 @@ export class AgentSession {
 		const hooks = createToolHooks(hookOptions);
 		this.agent = new Agent(
 			agentOptionsFor(options, this.sessionId, transcript?.loaded?.messages, hooks, {
-				resolveTool: (name, declared) => this.#registry.resolve(name, declared),
+				resolveTool,
 				onListenerError: (error) => this.#listeners.report("a session listener failed", error),
 				transformContext: (messages, signal) => this.#compactor.transform(messages, signal),
 			}),
@@ -142,8 +154,8 @@ export class AgentSession {
 			this.#broadcast(event),
 		);
 		this.#nested = new NestedToolCallRunner({
-			getCallableTools: () => this.#callableTools(),
-			resolveTool: (name, declared) => this.#registry.resolve(name, declared),
+			getCallableTools,
+			resolveTool,
 			getToolExecution: () => options.toolExecution ?? "parallel",
 			createHooks: (parentToolCallId) => createToolHooks(hookOptions, parentToolCallId),
 			getContext: () => ({
@@ -156,19 +168,16 @@ export class AgentSession {
 		});
 		this.agent.subscribe((event) => this.#onAgentEvent(event));
 		runner.setToolHost({
-			getCallableTools: () => this.#callableTools(),
+			getCallableTools,
 			executeTool: (caller, name, args, executeOptions) => this.#nested.execute(caller, name, args, executeOptions),
 		});
 		runner.setActionHost({
 			getActiveTools: () => this.getActiveToolNames(),
 			getAllTools: () => this.getAllTools(),
-			getToolInfo: (name) => {
-				const entry = this.#registry.get(name);
-				return entry === undefined ? undefined : this.#registry.info(entry);
-			},
+			getToolInfo,
 			setActiveTools: (names) => this.setActiveToolsByName(names),
 			refreshTools: () => this.refreshTools(),
-			getModel: () => this.agent.state.model,
+			getModel,
 			getSignal: () => this.agent.signal,
 			abort: () => this.abort(),
 		});
@@ -312,7 +321,7 @@ export class AgentSession {
 			workspace: this.workspace,
 			tempDir: this.tempDir,
 			registry: this.#registry,
-			getModel: () => this.agent.state.model,
+			getModel: this.#getModel,
 			...withoutUndefined({ grepSkips: this.permissions.searchSkips("grep", this.workspace) }),
 			activate: (names) => {
 				this.#registry.activate(names);

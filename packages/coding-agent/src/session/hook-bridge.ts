@@ -7,7 +7,7 @@ import {
 	mergeToolResult,
 } from "@gantry/agent";
 import { type ImageContent, type Model, type TextContent, withoutUndefined } from "@gantry/ai";
-import type { ExtensionRunner } from "@gantry/extensions";
+import type { ExtensionRunner, ToolInfo } from "@gantry/extensions";
 import { normalizeImages } from "./image-normalizer.js";
 
 export interface HookBridgeOptions {
@@ -15,6 +15,8 @@ export interface HookBridgeOptions {
 	getModel(): Model | undefined;
 	/** Resize images of results to the model's limits after the result hooks. Default true. */
 	autoResizeImages: boolean;
+	/** The registered tool a call names, carried on the `tool_call` event as `tool` (what the policy judges). */
+	getToolInfo?(name: string): ToolInfo | undefined;
 	/** Told the arguments a model-issued call ran with (for the transcript). Must not throw. */
 	onExecuted?(toolCall: AgentToolCall, args: unknown): void;
 }
@@ -40,6 +42,7 @@ export function createToolHooks(
 			...parent,
 			toolName: toolCall.name,
 			input,
+			...withoutUndefined({ tool: options.getToolInfo?.(toolCall.name) }),
 		});
 		if (!result?.block) return undefined;
 		return withoutUndefined({ block: true as const, reason: result.reason, terminate: result.terminate === true });
