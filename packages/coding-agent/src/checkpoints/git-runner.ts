@@ -106,7 +106,12 @@ export class GitRunner {
 			}
 			throw error;
 		}
-		return { exitCode: status.exitCode, stdout: Buffer.concat(stdout), stderr: Buffer.concat(stderr).toString("utf8") };
+		const said = Buffer.concat(stderr).toString("utf8");
+		// A remote shell that cannot find the program says so with exit 127 rather than failing to start it.
+		if (status.exitCode === 127 && /not found|no such file/i.test(said)) {
+			throw new GitMissingError(this.#workspace.label, new Error(said.trim()));
+		}
+		return { exitCode: status.exitCode, stdout: Buffer.concat(stdout), stderr: said };
 	}
 
 	/** Runs `git args` and returns its standard output; rejects naming the command and git's message on failure. */

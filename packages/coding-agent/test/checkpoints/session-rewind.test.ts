@@ -293,3 +293,28 @@ describe("rewindTranscript", () => {
 		await resumed.dispose();
 	});
 });
+
+describe("a host whose shell cannot find git", () => {
+	it("is told apart from a failing git: exit 127 'not found' turns checkpoints off with the git notice", async () => {
+		const local = createLocalWorkspace(project, { home });
+		// What an SSH workspace reports: the remote shell ran and said the program is not there.
+		const workspace = {
+			...local,
+			label: "ada@build:22",
+			processes: {
+				...local.processes,
+				spawn: async (file: string, args: readonly string[], options: Parameters<typeof local.processes.spawn>[2]) => {
+					if (file !== "git") return local.processes.spawn(file, args, options);
+					await options.onStderr?.(Buffer.from("sh: 1: git: not found\n"));
+					return { exitCode: 127 };
+				},
+			},
+		};
+		const session = await createAgentSession({ workspace, home, model: createFauxModel([{ text: "ok" }]) });
+		const diagnostics: string[] = [];
+		session.onDiagnostic((message) => diagnostics.push(message));
+		await session.prompt("hi");
+		expect(diagnostics).toEqual([expect.stringContaining("Checkpoints are off: git was not found on ada@build:22.")]);
+		await session.dispose();
+	});
+});
