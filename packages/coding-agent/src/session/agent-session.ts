@@ -114,13 +114,7 @@ export class AgentSession {
 			getTool: (name) => this.#registry.get(name)?.tool,
 			notify,
 		});
-		this.#checkpoints = createSessionCheckpoints({
-			options,
-			workspace: environment.checkpointWorkspace ?? environment.workspace,
-			sessionId: this.sessionId,
-			transcript,
-			notify,
-		});
+		this.#checkpoints = createSessionCheckpoints(options, environment, this.sessionId, transcript, notify);
 		// Each of these is defined once and handed to every part that needs it.
 		const getModel = () => this.agent.state.model;
 		const resolveTool = (name: string, declared: AgentTool | undefined) => this.#registry.resolve(name, declared);
@@ -225,15 +219,9 @@ export class AgentSession {
 		return this.#checkpoints.list();
 	}
 
-	/**
-	 * Goes back to before prompt `id`: `code` puts back the files the session changed since (never one the user
-	 * changed in between: `conflicts`), `conversation` drops its turns here and in the transcript. Throws
-	 * `CodingAgentError` (`invalid_option`; `busy` while a prompt runs).
-	 */
+	/** Back to before prompt `id`: its files (`code`; never the user's: `conflicts`) and/or its turns (`conversation`). */
 	rewind(id: string, what: RewindOptions): Promise<RewindResult> {
-		return this.#checkpoints.rewind(id, what, (index) => {
-			this.agent.state.messages = this.agent.state.messages.slice(0, index);
-		});
+		return this.#checkpoints.rewind(id, what, (index) => this.agent.state.messages.splice(index));
 	}
 
 	/** Summarises all but the recent turns now (README: "Compaction"); rejects `busy` in a run, `compaction_failed`. */
