@@ -95,8 +95,7 @@ async function executeInParallel(
 	const outcomes = new Array<AgentToolCallOutcome>(count);
 	const prepared: (PreparedToolCall | undefined)[] = new Array(count);
 	// Preflight in source order, so permission prompts and their side effects happen in call order.
-	for (let index = 0; index < count; index++) {
-		const toolCall = toolCalls[index];
+	for (const [index, toolCall] of toolCalls.entries()) {
 		let pending = emit(startEvent(toolCall));
 		if (pending !== undefined) await pending;
 		let preparation = preflightToolCall(toolCall, ToolCallIdentity.root(toolCall.id, toolCalls), environment);
@@ -129,6 +128,7 @@ async function executeInParallel(
 	let terminate = count > 0;
 	for (let index = 0; index < count; index++) {
 		const outcome = outcomes[index];
+		if (outcome === undefined) throw new Error(`Tool call ${index} of the batch ended without an outcome`);
 		const message = createToolResultMessage(outcome);
 		const delivered = emitResultMessage(message, emit);
 		if (delivered !== undefined) await delivered;

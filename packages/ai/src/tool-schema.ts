@@ -59,6 +59,7 @@ export function freeformArgumentName(tool: Tool): string | undefined {
 	const names = Object.keys(schema.properties ?? {});
 	if (schema.type !== "object" || names.length !== 1) return undefined;
 	const [name] = names;
+	if (name === undefined) return undefined;
 	const required = Array.isArray(schema.required) && schema.required.includes(name);
 	return required && schema.properties?.[name]?.type === "string" ? name : undefined;
 }

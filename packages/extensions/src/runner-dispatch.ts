@@ -70,7 +70,9 @@ export async function dispatchToolCall(
 				reason: `The arguments of ${event.toolName} kept changing while the tool_call handlers judged them; the call was blocked.`,
 			};
 		}
-		const { source, handler } = entries[index];
+		const entry = entries[index];
+		if (entry === undefined) throw new Error(`tool_call handler ${index} of ${count} is missing`);
+		const { source, handler } = entry;
 		const before = watch ? fingerprint(working.input) : "";
 		let afterSync = before;
 		let result: Awaited<ReturnType<ToolCallHandler>>;

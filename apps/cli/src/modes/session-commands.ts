@@ -1,3 +1,4 @@
+import { errorText } from "@gantry/ai";
 import type { AgentSession } from "@gantry/coding-agent";
 import type { Theme } from "@gantry/extensions";
 import type { KeyInput } from "../tui/key-input.js";
@@ -22,7 +23,7 @@ export async function compactInteractively(
 		await session.compact(instructions === "" ? undefined : instructions);
 		print([]);
 	} catch (error) {
-		print([theme.error(error instanceof Error ? error.message : String(error))]);
+		print([theme.error(errorText(error))]);
 	} finally {
 		removeHandler();
 	}

@@ -164,7 +164,7 @@ class ChunkState {
 		const known = entries.find(([, streamed]) => streamed.id === call.id);
 		if (known) return known[0];
 		if (call.id || entries.length === 0) return entries.length;
-		return entries[entries.length - 1][0];
+		return entries.at(-1)?.[0] ?? entries.length;
 	}
 }
 

@@ -23,9 +23,9 @@ export function withSdkWarningsCaught<T>(call: () => T): T {
 }
 
 function reportSdkWarning(text: string): void {
-	const deprecated = DEPRECATED.exec(text);
-	if (deprecated) {
-		reportProviderWarning(deprecationWarning(deprecated[1], deprecated[2].trim()));
+	const [, model, date] = DEPRECATED.exec(text) ?? [];
+	if (model !== undefined && date !== undefined) {
+		reportProviderWarning(deprecationWarning(model, date.trim()));
 		return;
 	}
 	const line = text.split("\n")[0] ?? text;
