@@ -85,9 +85,10 @@ function checkAgainstOption(option: string, label: string): HostKeyCheck {
 	const keys: Buffer[] = [];
 	for (const line of option.split(/\r?\n/)) {
 		const fields = line.trim().split(/\s+/).filter(Boolean);
-		if (fields.length === 0 || fields[0].startsWith("#")) continue;
-		if (fields.length === 1 && fields[0].startsWith("SHA256:")) {
-			fingerprints.push(fields[0].replace(/=+$/, ""));
+		const first = fields[0];
+		if (first === undefined || first.startsWith("#")) continue;
+		if (fields.length === 1 && first.startsWith("SHA256:")) {
+			fingerprints.push(first.replace(/=+$/, ""));
 			continue;
 		}
 		const typeIndex = fields.findIndex((field) => /^(ssh-|ecdsa-|sk-)/.test(field));

@@ -19,7 +19,7 @@ export function parseKnownHosts(text: string): KnownHostEntry[] {
 		if (line === "" || line.startsWith("#")) continue;
 		const fields = line.split(/\s+/);
 		let revoked = false;
-		if (fields[0].startsWith("@")) {
+		if (fields[0]?.startsWith("@")) {
 			const marker = fields.shift();
 			if (marker === "@cert-authority") continue;
 			revoked = marker === "@revoked";

@@ -58,7 +58,7 @@ export function createRemoteProcesses(connection: SshConnection, killGraceMs = 5
 		async which(name: string, lookup?: { path?: string }) {
 			if (name === "" || name.includes("\n")) return undefined;
 			const result = await connection.use((live) => execCollect(live.client, whichScript(name, lookup?.path)));
-			const found = result.stdout.split("\n")[0];
+			const found = result.stdout.split("\n")[0] ?? "";
 			return result.exitCode === 0 && found.startsWith("/") ? found : undefined;
 		},
 		async killAll() {

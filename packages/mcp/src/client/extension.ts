@@ -84,6 +84,7 @@ export function createMcpExtension(config: McpConfig, options: McpExtensionOptio
 	};
 	const connections = names.map((name) => {
 		const settings = config.mcpServers[name];
+		if (settings === undefined) throw new Error(`MCP server ${name} is listed but has no settings`);
 		const connection: McpServerConnection = new McpServerConnection(name, settings, {
 			cwd: options.cwd ?? process.cwd(),
 			onStatus: (status) => {

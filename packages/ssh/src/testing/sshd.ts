@@ -147,7 +147,8 @@ async function passwdEntry(name: string): Promise<Account | undefined> {
 	const passwd = await readFile("/etc/passwd", "utf8");
 	for (const line of passwd.split("\n")) {
 		const fields = line.split(":");
-		if (fields[0] === name) return { uid: Number(fields[2]), gid: Number(fields[3]), home: fields[5] };
+		const home = fields[5];
+		if (fields[0] === name && home !== undefined) return { uid: Number(fields[2]), gid: Number(fields[3]), home };
 	}
 	return undefined;
 }
