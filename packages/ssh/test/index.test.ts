@@ -12,10 +12,10 @@ describe("@gantry/ssh surface", () => {
 		expect(Object.keys(testing).sort()).toEqual(["TEST_USER", "startTestSshServer"]);
 	});
 
-	it("depends on @gantry/tools and the pure-JavaScript ssh2 client only", async () => {
+	it("depends on @gantry/ai (its errors), @gantry/tools and the pure-JavaScript ssh2 client only", async () => {
 		const manifest = JSON.parse(await readFile(new URL("../package.json", import.meta.url), "utf8")) as {
 			dependencies: Record<string, string>;
 		};
-		expect(Object.keys(manifest.dependencies).sort()).toEqual(["@gantry/tools", "ssh2"]);
+		expect(Object.keys(manifest.dependencies).sort()).toEqual(["@gantry/ai", "@gantry/tools", "ssh2"]);
 	});
 });
