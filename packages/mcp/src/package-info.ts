@@ -1,3 +1,3 @@
 /** What this package reports to MCP peers as its implementation. */
 export const PACKAGE_NAME = "gantry";
-export const PACKAGE_VERSION = "0.0.0";
+export const PACKAGE_VERSION = "0.1.0";

@@ -25,4 +25,11 @@ describe("@gantry/mcp surface", () => {
 		const comment = source.split("\n\n")[0] ?? "";
 		for (const name of Object.keys(api)) expect(comment).toContain(name);
 	});
+	test("tells MCP peers the version in its package.json", async () => {
+		const { PACKAGE_VERSION } = await import("../src/package-info.js");
+		const manifest = JSON.parse(await readFile(new URL("../package.json", import.meta.url), "utf8")) as {
+			version: string;
+		};
+		expect(PACKAGE_VERSION).toBe(manifest.version);
+	});
 });
