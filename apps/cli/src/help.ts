@@ -64,7 +64,7 @@ Session
   -c, --continue          resume the latest session of this folder
   -r, --resume [id]       resume a session: its id from gantry sessions (a unique prefix works) or a
                           transcript path; without one, interactive mode lists them to pick from
-  --no-session            save no transcript (the conversation stays in memory)
+  --no-session            save no transcript and no checkpoints (the conversation stays in memory)
   --cwd <folder>          work in this folder (default: the current one)
   --ssh <user@host:port>  run every tool on that host over SSH (also GANTRY_SSH; port optional);
                           --cwd is then the folder there (default: home); host key from ~/.ssh/known_hosts;

@@ -114,6 +114,8 @@ export async function openSession(setup: SessionSetup): Promise<AgentSession> {
 			...(setup.outputFolder !== undefined
 				? { toolOptions: { bash: { tempDir: setup.outputFolder }, powershell: { tempDir: setup.outputFolder } } }
 				: {}),
+			// Without a transcript the run leaves nothing on disk: no checkpoint repository under ~/.gantry either.
+			...(setup.sessionFile === undefined ? { checkpoints: false } : {}),
 			...setup.sessionOptions,
 		});
 	} catch (error) {

@@ -20,8 +20,11 @@ const SIZE_BUDGETS: Record<string, number> = {
 };
 /** Provider SDKs: optional peers of `@gantry/ai`, installed only by the packages that run a model. */
 const PROVIDER_SDKS = ["openai", "@anthropic-ai/sdk"];
-/** The libraries that run a model themselves and so depend on the provider SDKs. */
-const BRINGS_PROVIDER_SDKS = new Set(["@gantry/coding-agent"]);
+/**
+ * The libraries that depend on the provider SDKs: coding-agent runs a model itself; mcp depends on
+ * coding-agent at run time (a project's .mcp.json expands variables only in a folder it trusts).
+ */
+const BRINGS_PROVIDER_SDKS = new Set(["@gantry/coding-agent", "@gantry/mcp"]);
 
 interface Manifest {
 	name: string;

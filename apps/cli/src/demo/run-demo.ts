@@ -31,8 +31,9 @@ export async function runDemo(options: CliOptions, io: CliIo): Promise<number> {
 		sessionFile: folder.sessionFile,
 		permissions: { allow: ["edit", "bash(node --test:*)"] },
 		extraExtensions: [DEMO_EXTENSION],
-		// The scripted session is the same on every machine: no one's own AGENTS.md joins it.
-		sessionOptions: { contextFiles: false },
+		// The scripted session is the same on every machine: no one's own AGENTS.md joins it; and it leaves
+		// nothing in the person's home (checkpoints would live under ~/.gantry).
+		sessionOptions: { contextFiles: false, checkpoints: false },
 	});
 	session.setActiveToolsByName([...session.getActiveToolNames(), "ls", "find", "grep"]);
 	const screen: Screen = live ? new LiveScreen(io.stdout) : new PlainScreen(io.stdout);
