@@ -179,10 +179,8 @@ async function searchJson(
 	return results.files;
 }
 
-/** Lists the files with at least one match (rg stops reading each file at its first match), in path order. */
-async function listMatchingFiles(rg: RipgrepHost, request: GrepEngineRequest): Promise<string[]> {
-	const args = [...matchingFlags(request), ...walkFlags(request), "--files-with-matches", "--null"];
-	args.push("--regexp", request.pattern, "--", ".");
+/** Runs rg with `args` (ending in `--null` output of paths) in the request's root; the paths it printed, without `./`. */
+async function listPaths(rg: RipgrepHost, request: GrepEngineRequest, args: string[]): Promise<string[]> {
 	const chunks: Buffer[] = [];
 	const exit = await runRipgrep(rg.processes, rg.executable, args, {
 		cwd: request.root,
@@ -196,7 +194,14 @@ async function listMatchingFiles(rg: RipgrepHost, request: GrepEngineRequest): P
 		if (entry === "") continue;
 		paths.push(entry.startsWith("./") ? entry.slice(2) : entry);
 	}
-	return paths.sort(comparePaths);
+	return paths;
+}
+
+/** Lists the files with at least one match (rg stops reading each file at its first match), in path order. */
+async function listMatchingFiles(rg: RipgrepHost, request: GrepEngineRequest): Promise<string[]> {
+	const args = [...matchingFlags(request), ...walkFlags(request), "--files-with-matches", "--null"];
+	args.push("--regexp", request.pattern, "--", ".");
+	return (await listPaths(rg, request, args)).sort(comparePaths);
 }
 
 /**
@@ -293,19 +298,7 @@ async function countSkipped(
 	searched: (path: string) => Promise<boolean>,
 ): Promise<number> {
 	const args = ["--no-config", "--no-messages", ...walkFlags(request), "--files", "--null", "--", "."];
-	const chunks: Buffer[] = [];
-	const exit = await runRipgrep(rg.processes, rg.executable, args, {
-		cwd: request.root,
-		signal: request.signal,
-		onOutput: (chunk) => chunks.push(chunk),
-	});
-	const output = Buffer.concat(chunks).toString("utf8");
-	if (exit.code === 2 && output === "") throw rejectionOf(exit);
 	let skipped = 0;
-	for (const entry of output.split("\0")) {
-		if (entry === "") continue;
-		const path = entry.startsWith("./") ? entry.slice(2) : entry;
-		if (skip(path) && (await searched(path))) skipped++;
-	}
+	for (const path of await listPaths(rg, request, args)) if (skip(path) && (await searched(path))) skipped++;
 	return skipped;
 }
