@@ -1,31 +1,23 @@
-import { execFileSync } from "node:child_process";
-import { mkdir, mkdtemp, readFile, rm, stat, writeFile } from "node:fs/promises";
-import { tmpdir } from "node:os";
+import { readFile, stat, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { createFauxModel } from "@gantry/ai";
 import { createLocalWorkspace } from "@gantry/tools";
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { beforeEach, describe, expect, it } from "vitest";
 import { createAgentSession, listTranscriptCheckpoints, loadTranscript, rewindTranscript } from "../../src/index.js";
 import { toolResults } from "../session/helpers.js";
+import { gitIn, usePlace } from "./helpers.js";
 
+const place = usePlace("gantry-rewind-");
 let root: string;
 let project: string;
 let home: string;
 
-beforeEach(async () => {
-	root = await mkdtemp(join(tmpdir(), "gantry-rewind-"));
-	project = join(root, "project");
-	home = join(root, "home");
-	await mkdir(project);
-	await mkdir(home);
+beforeEach(() => {
+	({ root, project, home } = place);
 });
-afterEach(() => rm(root, { recursive: true, force: true }));
 
 function git(...args: string[]): string {
-	return execFileSync("git", ["-C", project, ...args], {
-		encoding: "utf8",
-		env: { ...process.env, GIT_OPTIONAL_LOCKS: "0" },
-	});
+	return gitIn(project, ...args);
 }
 
 const exists = (path: string) =>

@@ -1,30 +1,21 @@
 import { execFileSync } from "node:child_process";
-import { chmod, mkdir, mkdtemp, readFile, rm, stat, symlink, writeFile } from "node:fs/promises";
-import { tmpdir } from "node:os";
+import { chmod, mkdir, readFile, stat, symlink, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { createLocalWorkspace } from "@gantry/tools";
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { beforeEach, describe, expect, it } from "vitest";
 import { ShadowRepository } from "../../src/checkpoints/shadow-repository.js";
+import { gitIn, usePlace } from "./helpers.js";
 
-let root: string;
+const place = usePlace("gantry-shadow-");
 let project: string;
 let home: string;
 
-beforeEach(async () => {
-	root = await mkdtemp(join(tmpdir(), "gantry-shadow-"));
-	project = join(root, "project");
-	home = join(root, "home");
-	await mkdir(project);
-	await mkdir(home);
+beforeEach(() => {
+	({ project, home } = place);
 });
-afterEach(() => rm(root, { recursive: true, force: true }));
 
 function git(...args: string[]): string {
-	// No optional locks: the test's own `git status` must not refresh the index it compares.
-	return execFileSync("git", ["-C", project, ...args], {
-		encoding: "utf8",
-		env: { ...process.env, GIT_OPTIONAL_LOCKS: "0" },
-	});
+	return gitIn(project, ...args);
 }
 
 describe("ShadowRepository", () => {
