@@ -216,7 +216,7 @@ describe("Agent", () => {
 		const agent = new Agent({ initialState: { model } });
 		agent.steer(userMessage("also check the tests"));
 		await agent.prompt("review this");
-		expect(model.calls[0].messages.map((message) => message.content)).toEqual(["review this", "also check the tests"]);
+		expect(model.calls[0]?.messages.map((message) => message.content)).toEqual(["review this", "also check the tests"]);
 	});
 
 	it("rejects a second prompt while running, and continue() without anything to continue", async () => {
@@ -252,7 +252,7 @@ describe("Agent", () => {
 		});
 		await agent.prompt("go");
 		expect(failures).toHaveLength(1);
-		expect(failures[0][1]).toBe("agent_start");
+		expect(failures[0]?.[1]).toBe("agent_start");
 		expect(roles(agent)).toEqual(["user", "assistant"]);
 	});
 

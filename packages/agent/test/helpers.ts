@@ -71,7 +71,9 @@ export function toolResults(messages: AgentMessage[]): ToolResultMessage[] {
 	);
 }
 
-export function resultText(message: { content: AgentToolResult["content"] }): string {
+/** The text of a tool result; a missing result (`undefined`) fails the test here rather than passing unread. */
+export function resultText(message: { content: AgentToolResult["content"] } | undefined): string {
+	if (message === undefined) throw new Error("expected a tool result, found none");
 	return message.content.map((block) => (block.type === "text" ? block.text : `[image ${block.mimeType}]`)).join("");
 }
 

@@ -13,7 +13,7 @@ describe("elideMiddle", () => {
 		expect(bounded.length).toBeGreaterThan(1900);
 		expect(bounded.startsWith("START")).toBe(true);
 		expect(bounded.endsWith("END")).toBe(true);
-		const elided = Number(/…\[([\d,]+) characters elided\]…/.exec(bounded)?.[1].replaceAll(",", ""));
+		const elided = Number(/…\[([\d,]+) characters elided\]…/.exec(bounded)?.[1]?.replaceAll(",", ""));
 		expect(bounded.length - bounded.match(/…\[[\d,]+ characters elided\]…/)![0].length + elided).toBe(text.length);
 	});
 

@@ -94,8 +94,8 @@ describe("tool batches (property)", () => {
 					const ends = forCall.filter((event) => event.type === "tool_execution_end");
 					expect(starts).toHaveLength(1);
 					expect(ends).toHaveLength(1);
-					const startIndex = events.indexOf(starts[0]);
-					const endIndex = events.indexOf(ends[0]);
+					const startIndex = events.indexOf(starts[0]!);
+					const endIndex = events.indexOf(ends[0]!);
 					for (const update of forCall.filter((event) => event.type === "tool_execution_update")) {
 						const at = events.indexOf(update);
 						expect(at).toBeGreaterThan(startIndex);
@@ -114,9 +114,9 @@ describe("tool batches (property)", () => {
 						| { blocked?: true }
 						| undefined;
 					expect(end?.blocked).toBe(blockedByHook ? true : undefined);
-					expect(toolResults(messages)[index].blocked).toBe(blockedByHook ? true : undefined);
+					expect(toolResults(messages)[index]!.blocked).toBe(blockedByHook ? true : undefined);
 					if (cannotRun || spec.behaviour === "throw" || spec.after === "throw") {
-						expect(toolResults(messages)[index].isError).toBe(true);
+						expect(toolResults(messages)[index]!.isError).toBe(true);
 					}
 				}
 				// An unknown name never reaches its tool, so that tool's executionMode does not count.

@@ -42,7 +42,7 @@ describe("tool batches", () => {
 		expect(endOrder(events)).toEqual(["t2", "t3", "t1"]);
 		expect(toolResults(messages).map((message) => message.toolCallId)).toEqual(["t1", "t2", "t3"]);
 		const [turnEnd] = eventsOfType(events, "turn_end");
-		expect(turnEnd.toolResults.map((message) => message.toolCallId)).toEqual(["t1", "t2", "t3"]);
+		expect(turnEnd?.toolResults.map((message) => message.toolCallId)).toEqual(["t1", "t2", "t3"]);
 	});
 
 	it("finishes preflight of the whole batch before any tool runs", async () => {

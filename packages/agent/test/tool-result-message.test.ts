@@ -17,6 +17,7 @@ describe("tool result messages", () => {
 			[search],
 		);
 		const [message] = toolResults(messages);
+		if (message === undefined) throw new Error("expected a tool result, found none");
 		expect(Object.keys(message).sort()).toEqual(
 			[
 				"content",
@@ -41,8 +42,10 @@ describe("tool result messages", () => {
 			usage,
 		});
 		expect(message.timestamp).toBeTypeOf("number");
-		expect(eventsOfType(events, "tool_execution_end")[0].result.structuredContent).toEqual({ hits: 3 });
-		expect(JSON.stringify(model.calls[1].messages)).not.toContain('hits":3');
+		expect(eventsOfType(events, "tool_execution_end")[0]?.result.structuredContent).toEqual({ hits: 3 });
+		const [, next] = model.calls;
+		if (next === undefined) throw new Error("expected a second request, found none");
+		expect(JSON.stringify(next.messages)).not.toContain('hits":3');
 	});
 
 	it("have no usage when the result had none, and no durationMs when the tool never ran", async () => {
@@ -60,6 +63,7 @@ describe("tool result messages", () => {
 			[plain],
 		);
 		const [ran, missing] = toolResults(messages);
+		if (ran === undefined || missing === undefined) throw new Error("expected two tool results");
 		expect("usage" in ran).toBe(false);
 		expect(ran.durationMs).toBeTypeOf("number");
 		expect("durationMs" in missing).toBe(false);

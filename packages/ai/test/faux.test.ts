@@ -8,6 +8,7 @@ import {
 	type FauxTurn,
 	type Message,
 	stream,
+	type TextContent,
 } from "../src/index.js";
 
 const LONG_TEXT = "The quick brown fox jumps over the lazy dog while the cat watches from the warm windowsill.";
@@ -121,7 +122,7 @@ describe("createFauxModel", () => {
 
 	it("plays function turns with the request context, sync or async", async () => {
 		const model = createFauxModel([
-			(context) => ({ text: `You said: ${context.messages[0].content}` }),
+			(context) => ({ text: `You said: ${context.messages[0]?.content}` }),
 			async (context) => ({ text: `${context.messages.length} messages` }),
 		]);
 		expect((await complete(model, userContext("ping"))).content).toEqual([{ type: "text", text: "You said: ping" }]);
@@ -172,7 +173,7 @@ describe("createFauxModel", () => {
 		const seen = await collect(events);
 		expect(seen.map((event) => event.type)).toEqual(["error"]);
 		expect(await events.result()).toMatchObject({ stopReason: "aborted" });
-		expect(model.calls.map((call) => call.messages[0].content)).toEqual(["aborted"]);
+		expect(model.calls.map((call) => call.messages[0]?.content)).toEqual(["aborted"]);
 		expect((await complete(model, userContext())).content).toEqual([{ type: "text", text: "first" }]);
 	});
 
@@ -189,7 +190,7 @@ describe("createFauxModel", () => {
 		expect(seen.at(-1)).toMatchObject({ type: "error", reason: "aborted" });
 		expect(message.stopReason).toBe("aborted");
 		const text = message.content[0];
-		expect(text.type === "text" && text.text.length > 0 && text.text.length < LONG_TEXT.length).toBe(true);
+		expect(text?.type === "text" && text.text.length > 0 && text.text.length < LONG_TEXT.length).toBe(true);
 		expect((await complete(model, userContext())).content).toEqual([{ type: "text", text: "next" }]);
 	});
 
@@ -212,7 +213,8 @@ describe("createFauxModel", () => {
 
 	it("keeps deep copies of each request in calls", async () => {
 		const parameters = Type.Object({ path: Type.String() });
-		const messages: Message[] = [{ role: "user", content: [{ type: "text", text: "original" }], timestamp: 1 }];
+		const block: TextContent = { type: "text", text: "original" };
+		const messages: Message[] = [{ role: "user", content: [block], timestamp: 1 }];
 		const context: Context = {
 			systemPrompt: "be brief",
 			messages,
@@ -220,19 +222,19 @@ describe("createFauxModel", () => {
 		};
 		const model = createFauxModel([{ text: "ok" } satisfies FauxTurn]);
 		await complete(model, context);
-		const first = messages[0];
-		if (first.role === "user" && Array.isArray(first.content) && first.content[0].type === "text") {
-			first.content[0].text = "changed";
-		}
+		block.text = "changed";
 		messages.push({ role: "user", content: "later", timestamp: 2 });
 		parameters.properties.path.description = "changed";
 		expect(model.calls).toHaveLength(1);
-		expect(model.calls[0]).toMatchObject({
+		const [call] = model.calls;
+		expect(call).toMatchObject({
 			systemPrompt: "be brief",
 			messages: [{ role: "user", content: [{ type: "text", text: "original" }] }],
 			tools: [{ name: "read", description: "Read a file", constrainedSampling: false }],
 		});
-		expect(model.calls[0].messages).toHaveLength(1);
-		expect(model.calls[0].tools?.[0].parameters.properties.path.description).toBeUndefined();
+		expect(call?.messages).toHaveLength(1);
+		const [tool] = call?.tools ?? [];
+		if (tool === undefined) throw new Error("the recorded request has no tool");
+		expect(tool.parameters.properties.path.description).toBeUndefined();
 	});
 });

@@ -22,7 +22,9 @@ function sdkDeprecatedModels(): Record<string, string> {
 	const root = dirname(require.resolve("@anthropic-ai/sdk"));
 	const source = readFileSync(join(root, "internal/data/deprecated-models.js"), "utf8");
 	const table: Record<string, string> = {};
-	for (const [, id, date] of source.matchAll(/'([^']+)':\s*'([^']+)'/g)) table[id] = date;
+	for (const [, id, date] of source.matchAll(/'([^']+)':\s*'([^']+)'/g)) {
+		if (id !== undefined && date !== undefined) table[id] = date;
+	}
 	expect(Object.keys(table).length, "the SDK's table was found and read").toBeGreaterThan(0);
 	return table;
 }

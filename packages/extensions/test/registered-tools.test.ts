@@ -2,10 +2,13 @@ import { describe, expect, it } from "vitest";
 import { type ExtensionAPI, type ExtensionDiagnostic, ExtensionRunner, type ToolsChangedEvent } from "../src/index.js";
 import { textTool } from "./helpers.js";
 
-async function runnerWith(...sources: string[]) {
+/** A runner with one extension per source; `apis` holds their APIs in the same order, one per source. */
+async function runnerWith<TSources extends string[]>(...sources: TSources) {
 	const runner = new ExtensionRunner({ cwd: "/work" });
-	const apis: ExtensionAPI[] = [];
-	for (const source of sources) await runner.add((api) => void apis.push(api), source);
+	const added: ExtensionAPI[] = [];
+	for (const source of sources) await runner.add((api) => void added.push(api), source);
+	if (added.length !== sources.length) throw new Error(`${added.length} extension APIs for ${sources.length} sources`);
+	const apis = added as { [K in keyof TSources]: ExtensionAPI };
 	const changes: ToolsChangedEvent[] = [];
 	runner.onToolsChanged((change) => changes.push(change));
 	const diagnostics: ExtensionDiagnostic[] = [];
@@ -24,7 +27,7 @@ describe("registering again, and unregistering", () => {
 		api.registerTool(textTool("three"));
 		api.registerTool(textTool("two", "new two", { annotations: { readOnlyHint: false, destructiveHint: true } }));
 		expect(names(runner)).toEqual(["one", "two", "three"]);
-		expect(runner.getAllRegisteredTools()[1].description).toBe("Answers new two");
+		expect(runner.getAllRegisteredTools()[1]?.description).toBe("Answers new two");
 		expect(api.getToolInfo("two")?.annotations).toEqual({ readOnlyHint: false, destructiveHint: true });
 		expect(diagnostics).toEqual([]);
 		expect(changes.at(-1)).toEqual({ source: "a.ts", toolNames: ["two"], removedToolNames: [] });
@@ -65,14 +68,14 @@ describe("registering again, and unregistering", () => {
 		a.unregisterTool("shared");
 		b.registerTool(textTool("shared", "from b"));
 		expect(runner.getToolSource("shared")).toBe("b.ts");
-		expect(runner.getAllRegisteredTools()[0].description).toBe("Answers from b");
+		expect(runner.getAllRegisteredTools()[0]?.description).toBe("Answers from b");
 	});
 
 	it("keeps two extensions added under the same name apart", async () => {
 		const { runner, apis, diagnostics } = await runnerWith("<inline>", "<inline>");
 		apis[0].registerTool(textTool("shared", "first"));
 		apis[1].registerTool(textTool("shared", "second"));
-		expect(runner.getAllRegisteredTools()[0].description).toBe("Answers first");
+		expect(runner.getAllRegisteredTools()[0]?.description).toBe("Answers first");
 		expect(diagnostics.map((diagnostic) => diagnostic.code)).toEqual(["tool_conflict"]);
 		expect(apis[1].unregisterTool("shared")).toBe(false);
 	});

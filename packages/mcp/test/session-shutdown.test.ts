@@ -19,6 +19,7 @@ describe("a session's end closes its MCP servers", () => {
 			const second = await createAgentSession({ cwd: temp.path, model, noTools: "builtin", extensions: [mcp] });
 			await mcp.settled();
 			const [pid] = mcp.pids();
+			if (pid === undefined) throw new Error("the MCP server started no process");
 			expect(pid).toBeGreaterThan(0);
 
 			await first.dispose();

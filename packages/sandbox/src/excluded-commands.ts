@@ -23,14 +23,14 @@ export function simpleCommandWords(line: string): string[][] {
 		words = [];
 	};
 	for (let index = 0; index < line.length; index++) {
-		const character = line[index];
+		const character = line.charAt(index);
 		if (character === "'" || character === '"') {
 			const end = line.indexOf(character, index + 1);
 			const stop = end === -1 ? line.length : end;
 			word = (word ?? "") + line.slice(index + 1, stop);
 			index = stop;
 		} else if (character === "\\" && index + 1 < line.length) {
-			word = (word ?? "") + line[++index];
+			word = (word ?? "") + line.charAt(++index);
 		} else if (/\s/.test(character) && character !== "\n") {
 			endWord();
 		} else if (";&|\n()`".includes(character) || (character === "$" && line[index + 1] === "(")) {
@@ -45,9 +45,8 @@ export function simpleCommandWords(line: string): string[][] {
 }
 
 function stripWrappers(words: string[]): string[] {
-	let start = 0;
-	while (start < words.length && (ASSIGNMENT.test(words[start]) || WRAPPERS.has(words[start]))) start++;
-	return words.slice(start);
+	const start = words.findIndex((word) => !ASSIGNMENT.test(word) && !WRAPPERS.has(word));
+	return start === -1 ? [] : words.slice(start);
 }
 
 function wildcard(pattern: string): RegExp {
@@ -69,7 +68,10 @@ function covers(entry: string, words: string[]): boolean {
 	if (prefix.includes("*")) return wildcard(trimmed).test(words.join(" "));
 	const wanted = prefix.split(/\s+/).filter(Boolean);
 	if (wanted.length === 0 || words.length < wanted.length) return false;
-	return wanted.every((part, index) => words[index] === part || (index === 0 && basename(words[0]) === part));
+	return wanted.every((part, index) => {
+		const word = words[index];
+		return word === part || (index === 0 && word !== undefined && basename(word) === part);
+	});
 }
 
 function basename(word: string): string {

@@ -80,12 +80,14 @@ function exists(target: string): boolean {
 /** The mount targets of an invocation that do not exist yet, with their missing parents, deepest first. */
 function missingTargets(argv: string[]): string[] {
 	const missing = new Set<string>();
-	for (let index = 1; index < argv.length; index++) {
-		if (argv[index] === "--") break;
-		const target = BIND_OPTIONS.has(argv[index])
-			? argv[index + 2]
-			: TARGET_OPTIONS.has(argv[index])
-				? argv[index + 1]
+	// argv[0] is bubblewrap itself; its options follow.
+	const [, ...options] = argv;
+	for (const [index, option] of options.entries()) {
+		if (option === "--") break;
+		const target = BIND_OPTIONS.has(option)
+			? options[index + 2]
+			: TARGET_OPTIONS.has(option)
+				? options[index + 1]
 				: undefined;
 		if (target === undefined || !path.isAbsolute(target)) continue;
 		for (let current = target; current !== path.dirname(current) && !exists(current); current = path.dirname(current)) {

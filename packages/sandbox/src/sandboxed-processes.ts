@@ -42,6 +42,7 @@ export function starterOf(
 	args: readonly string[],
 ): { file: string; args: string[]; env: Record<string, string> } {
 	const [bwrap, ...rest] = profile.direct ? [...profile.argv, file, ...args] : profile.argv;
+	if (bwrap === undefined) throw new Error("The sandbox profile has an empty bubblewrap invocation");
 	const env: Record<string, string> = profile.direct ? {} : { [EXEC_VARIABLE]: shellCommandLine([file, ...args]) };
 	if (profile.seccompFilterPath === undefined) return { file: bwrap, args: rest, env };
 	return {

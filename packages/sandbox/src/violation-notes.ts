@@ -41,9 +41,11 @@ function refusedPaths(output: string): string[] {
 	const found = new Set<string>();
 	for (const line of output.split("\n")) {
 		if (!REFUSED_LINE.test(line)) continue;
-		for (const match of line.matchAll(QUOTED_PATH)) found.add(match[1]);
-		const prefixed = SHELL_PREFIX_PATH.exec(line);
-		if (prefixed) found.add(prefixed[1].trim());
+		for (const [, quoted] of line.matchAll(QUOTED_PATH)) {
+			if (quoted !== undefined) found.add(quoted);
+		}
+		const [, prefixed] = SHELL_PREFIX_PATH.exec(line) ?? [];
+		if (prefixed !== undefined) found.add(prefixed.trim());
 	}
 	return [...found];
 }
@@ -81,9 +83,8 @@ export function noNetworkNote(output: string): string | undefined {
 export function networkNotes(lines: readonly string[]): string[] {
 	const notes = new Set<string>();
 	for (const line of lines) {
-		const match = /deny network-outbound (\S+?):(\d+) \(([^)]*)\)/.exec(line);
-		if (!match) continue;
-		const [, host, port, reason] = match;
+		const [, host, port, reason] = /deny network-outbound (\S+?):(\d+) \(([^)]*)\)/.exec(line) ?? [];
+		if (host === undefined || port === undefined || reason === undefined) continue;
 		notes.add(
 			/deny list/i.test(reason)
 				? `The sandbox refused a connection to ${host}:${port}: it is in sandbox.network.deniedDomains. To allow it, remove it from that list.`

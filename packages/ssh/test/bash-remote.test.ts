@@ -55,6 +55,7 @@ describe("bash over SSH", () => {
 		const result = await bash("head -c 20000000 /dev/zero | tr '\\0' 'a' | fold -w 100");
 		// The kept output, then one notice line naming the file with the rest.
 		const [output, notice] = text(result).split("\n\n[Showing last ");
+		if (output === undefined) throw new Error("the result has no text");
 		expect(Buffer.byteLength(output)).toBeLessThanOrEqual(50 * 1024);
 		expect(notice).toMatch(/^\d+ lines of 200000 \(50\.0 KB limit\)\. Full output: /);
 		const path = result.details?.fullOutputPath as string;

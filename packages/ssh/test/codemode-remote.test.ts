@@ -62,6 +62,7 @@ describe("codemode in a session over an SSH workspace", () => {
 		const [script, read] = session.messages.filter(
 			(message) => (message as { role: string }).role === "toolResult",
 		) as unknown as ToolResultMessage[];
+		if (script === undefined || read === undefined) throw new Error("expected two tool results");
 		const path = script.details?.fullOutputPath ?? "";
 		expect(path.startsWith(`${session.tempDir}/codemode-output-`)).toBe(true);
 		expect(session.tempDir.startsWith(`${workspace.tempDir}/`)).toBe(true);

@@ -65,7 +65,7 @@ describe("failing to connect", () => {
 			},
 		});
 		await workspace.close();
-		expect(offered[0].toString("base64")).toBe(server.hostKeyLine.split(" ")[1]);
+		expect(offered[0]?.toString("base64")).toBe(server.hostKeyLine.split(" ")[1]);
 	});
 
 	it("says which remote folder is missing", async () => {

@@ -19,8 +19,8 @@ describe("known_hosts lines", () => {
 			["example.com,10.0.0.1", false, "ssh-ed25519"],
 			["bad.example", true, "ssh-ed25519"],
 		]);
-		expect(keyTypeOf(entries[0].key)).toBe("ssh-ed25519");
-		expect(fingerprintOf(entries[0].key)).toMatch(/^SHA256:[A-Za-z0-9+/]{43}$/);
+		expect(keyTypeOf(entries[0]!.key)).toBe("ssh-ed25519");
+		expect(fingerprintOf(entries[0]!.key)).toMatch(/^SHA256:[A-Za-z0-9+/]{43}$/);
 	});
 
 	it("matches names, ports, wildcards, negations and hashes as OpenSSH does", () => {

@@ -9,7 +9,7 @@ import {
 	stream,
 	type ToolResultMessage,
 } from "../../src/index.js";
-import { at, drain, HELLO, PIXEL_PNG, useScriptedProvider } from "./helpers.js";
+import { at, drain, HELLO, PIXEL_PNG, recordedRequest, useScriptedProvider } from "./helpers.js";
 
 const scripted = useScriptedProvider(
 	(server) => ({ ...getModel("anthropic", "claude-haiku-4-5"), baseUrl: server.anthropicBaseUrl }),
@@ -45,7 +45,7 @@ describe("anthropic-messages request", () => {
 			],
 		};
 		await request(context);
-		const body = scripted.server.requests[0].body;
+		const body = recordedRequest(scripted.server, 0).body;
 		expect(at(body, "tools")).toEqual([
 			{
 				name: "screenshot",
@@ -98,7 +98,7 @@ describe("anthropic-messages request", () => {
 			},
 		];
 		await drain(stream(strictModel, { ...HELLO, tools }, { apiKey: "k", maxRetries: 0 }));
-		expect(at(scripted.server.requests[0].body, "tools", 0)).toMatchObject({
+		expect(at(recordedRequest(scripted.server, 0).body, "tools", 0)).toMatchObject({
 			name: "read",
 			strict: true,
 			input_schema: { required: ["path", "limit"], additionalProperties: false },

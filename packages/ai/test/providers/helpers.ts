@@ -10,7 +10,7 @@ import {
 	type StreamOptions,
 	stream,
 } from "../../src/index.js";
-import { type ScriptedLlmServer, startScriptedLlmServer } from "../../src/testing/index.js";
+import { type RecordedLlmRequest, type ScriptedLlmServer, startScriptedLlmServer } from "../../src/testing/index.js";
 
 /** A 1×1 transparent PNG, base64. */
 export const PIXEL_PNG =
@@ -43,6 +43,13 @@ export async function closedPortUrl(): Promise<string> {
 	const port = (server.address() as AddressInfo).port;
 	await new Promise<void>((resolve) => server.close(() => resolve()));
 	return `http://127.0.0.1:${port}`;
+}
+
+/** Request `index` (from 0) the server recorded; a missing one fails the test here rather than as a later undefined. */
+export function recordedRequest(server: ScriptedLlmServer, index: number): RecordedLlmRequest {
+	const recorded = server.requests[index];
+	if (recorded === undefined) throw new Error(`request ${index} was not recorded (${server.requests.length} were)`);
+	return recorded;
 }
 
 /** Reads a nested value of a recorded JSON body without `any`. */

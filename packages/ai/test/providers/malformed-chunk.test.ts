@@ -49,7 +49,9 @@ describe("a stream chunk that is not JSON", () => {
 
 	it("quotes a short bad chunk whole", async () => {
 		server.enqueue({ raw: "data: not json at all\n\n" });
-		const [, model] = models()[0];
+		const [entry] = models();
+		if (entry === undefined) throw new Error("expected a model to ask");
+		const [, model] = entry;
 		const message = await complete(model, HELLO, { apiKey: "k", maxRetries: 0 });
 		expect(message.errorMessage).toMatch(/not valid JSON \(.*\): "not json at all"$/);
 	});

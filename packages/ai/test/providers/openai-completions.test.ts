@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { createOpenAICompatibleModel, getModel, stream } from "../../src/index.js";
-import { closedPortUrl, deltasFor, drain, HELLO, useScriptedProvider } from "./helpers.js";
+import { closedPortUrl, deltasFor, drain, HELLO, recordedRequest, useScriptedProvider } from "./helpers.js";
 
 const scripted = useScriptedProvider(
 	(server) => createOpenAICompatibleModel({ baseUrl: server.openaiBaseUrl, id: "test-model" }),
@@ -12,7 +12,7 @@ describe("openai-completions provider", () => {
 	it("streams text deltas and sends a streaming request with usage", async () => {
 		scripted.server.enqueue({ text: "Hello! How can I help you today?", chunkSize: 6 });
 		const { events, message } = await request();
-		expect(events[0].type).toBe("start");
+		expect(events[0]?.type).toBe("start");
 		expect(deltasFor(events, "text_delta", 0).length).toBeGreaterThan(3);
 		expect(events.at(-1)).toMatchObject({ type: "done", reason: "stop" });
 		expect(message).toMatchObject({
@@ -22,8 +22,8 @@ describe("openai-completions provider", () => {
 			provider: "openai-compatible",
 			model: "test-model",
 		});
-		expect(scripted.server.requests[0].path).toBe("/v1/chat/completions");
-		expect(scripted.server.requests[0].body).toMatchObject({
+		expect(recordedRequest(scripted.server, 0).path).toBe("/v1/chat/completions");
+		expect(recordedRequest(scripted.server, 0).body).toMatchObject({
 			model: "test-model",
 			stream: true,
 			stream_options: { include_usage: true },
@@ -122,7 +122,7 @@ describe("openai-completions provider", () => {
 		expect(message.stopReason).toBe("toolUse");
 		const [bad, ok] = message.content;
 		expect(bad).toMatchObject({ type: "toolCall", id: "call_bad", name: "write", arguments: {} });
-		expect(bad.type === "toolCall" && bad.argumentsError).toMatch(/Invalid JSON in tool arguments/);
+		expect(bad?.type === "toolCall" && bad.argumentsError).toMatch(/Invalid JSON in tool arguments/);
 		expect(ok).toEqual({ type: "toolCall", id: "call_ok", name: "read", arguments: { path: "b.txt" } });
 	});
 
@@ -141,7 +141,7 @@ describe("openai-completions provider", () => {
 		expect(types).not.toContain("done");
 		expect(message.stopReason).toBe("aborted");
 		const partial = message.content[0];
-		expect(partial.type === "text" && partial.text.length > 0 && text.startsWith(partial.text)).toBe(true);
+		expect(partial?.type === "text" && partial.text.length > 0 && text.startsWith(partial.text)).toBe(true);
 		expect(message.errorMessage).toBeTruthy();
 	});
 

@@ -10,7 +10,7 @@ import {
 	stream,
 	type Tool,
 } from "../../src/index.js";
-import { at, drain, HELLO, PIXEL_PNG, useScriptedProvider } from "./helpers.js";
+import { at, drain, HELLO, PIXEL_PNG, recordedRequest, useScriptedProvider } from "./helpers.js";
 
 const scripted = useScriptedProvider(
 	(server) => createOpenAICompatibleModel({ baseUrl: server.openaiBaseUrl, id: "test-model" }),
@@ -34,7 +34,7 @@ describe("openai-completions request", () => {
 			provider: "openai",
 		});
 		await drain(stream(openai, { ...HELLO, tools: [readTool("prefer")] }, { apiKey: "sk-test", maxRetries: 0 }));
-		expect(at(scripted.server.requests[0].body, "tools", 0)).toEqual({
+		expect(at(recordedRequest(scripted.server, 0).body, "tools", 0)).toEqual({
 			type: "function",
 			function: {
 				name: "read",
@@ -49,8 +49,9 @@ describe("openai-completions request", () => {
 			},
 		});
 		await request({ ...HELLO, tools: [readTool("prefer")] });
-		expect(at(scripted.server.requests[1].body, "tools", 0, "function", "strict")).toBeUndefined();
-		expect(at(scripted.server.requests[1].body, "tools", 0, "function", "parameters", "required")).toEqual(["path"]);
+		const second = recordedRequest(scripted.server, 1).body;
+		expect(at(second, "tools", 0, "function", "strict")).toBeUndefined();
+		expect(at(second, "tools", 0, "function", "parameters", "required")).toEqual(["path"]);
 	});
 
 	it('fails the request without sending it when a "require" tool cannot be strict', async () => {
@@ -110,7 +111,7 @@ describe("openai-completions request", () => {
 			],
 		};
 		await request(context);
-		const messages = at(scripted.server.requests[0].body, "messages") as unknown[];
+		const messages = at(recordedRequest(scripted.server, 0).body, "messages") as unknown[];
 		expect(messages).toEqual([
 			{
 				role: "user",
@@ -150,7 +151,7 @@ describe("openai-completions request", () => {
 			],
 		};
 		await drain(stream(textOnly, context, { maxRetries: 0 }));
-		const messages = at(scripted.server.requests[0].body, "messages") as unknown[];
+		const messages = at(recordedRequest(scripted.server, 0).body, "messages") as unknown[];
 		expect(messages[0]).toEqual({ role: "user", content: expect.stringContaining("image omitted") });
 		expect(messages[2]).toMatchObject({
 			role: "tool",
@@ -163,8 +164,9 @@ describe("openai-completions request", () => {
 	it("sends maxTokens, temperature and headers", async () => {
 		scripted.server.enqueue({ text: "ok" });
 		await request(HELLO, { maxTokens: 99, temperature: 0.2, headers: { "x-trace": "abc" }, apiKey: "sk-local" });
-		expect(scripted.server.requests[0].body).toMatchObject({ max_tokens: 99, temperature: 0.2 });
-		expect(scripted.server.requests[0].headers).toMatchObject({ "x-trace": "abc", authorization: "Bearer sk-local" });
+		const recorded = recordedRequest(scripted.server, 0);
+		expect(recorded.body).toMatchObject({ max_tokens: 99, temperature: 0.2 });
+		expect(recorded.headers).toMatchObject({ "x-trace": "abc", authorization: "Bearer sk-local" });
 	});
 
 	it("sends max_completion_tokens to OpenAI itself, whose reasoning models reject max_tokens", async () => {
@@ -175,8 +177,8 @@ describe("openai-completions request", () => {
 			provider: "openai",
 		});
 		await drain(stream(openai, HELLO, { maxTokens: 50, apiKey: "sk", maxRetries: 0 }));
-		expect(scripted.server.requests[0].body.max_completion_tokens).toBe(50);
-		expect(scripted.server.requests[0].body).not.toHaveProperty("max_tokens");
+		expect(recordedRequest(scripted.server, 0).body.max_completion_tokens).toBe(50);
+		expect(recordedRequest(scripted.server, 0).body).not.toHaveProperty("max_tokens");
 	});
 });
 

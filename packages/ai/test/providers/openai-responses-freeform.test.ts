@@ -1,7 +1,7 @@
 import { Type } from "@sinclair/typebox";
 import { describe, expect, it } from "vitest";
 import { type Context, createOpenAICompatibleModel, getModel, type Tool } from "../../src/index.js";
-import { at, deltasFor, expectBlocksClosed, HELLO, useScriptedProvider } from "./helpers.js";
+import { at, deltasFor, expectBlocksClosed, HELLO, recordedRequest, useScriptedProvider } from "./helpers.js";
 
 const GRAMMAR = 'start: "*** Begin Patch" LF "*** End Patch" LF?\n%import common.LF\n';
 const PATCH = "*** Begin Patch\n*** Add File: a.txt\n+hi\n*** End Patch";
@@ -28,7 +28,7 @@ describe("openai-responses: freeform (custom) tools with a grammar", () => {
 	it("declares a grammar tool as a custom tool with its Lark grammar, and the others as functions", async () => {
 		scripted.server.enqueue({ text: "ok" });
 		await scripted.request(CONTEXT, { toolChoice: { name: "apply_patch" } });
-		const body = scripted.server.requests[0].body;
+		const body = recordedRequest(scripted.server, 0).body;
 		expect(at(body, "tools")).toEqual([
 			{
 				type: "function",
@@ -89,7 +89,7 @@ describe("openai-responses: freeform (custom) tools with a grammar", () => {
 				},
 			],
 		});
-		expect(at(scripted.server.requests[1].body, "input")).toEqual([
+		expect(at(recordedRequest(scripted.server, 1).body, "input")).toEqual([
 			{ role: "user", content: [{ type: "input_text", text: "Hello?" }] },
 			{ type: "custom_tool_call", call_id: "call_patch", name: "apply_patch", input: PATCH },
 			{ type: "function_call", call_id: "call_read", name: "read", arguments: '{"path":"a.txt"}' },
@@ -101,7 +101,7 @@ describe("openai-responses: freeform (custom) tools with a grammar", () => {
 	it("declares it as a function with one string on an endpoint without freeform tools", async () => {
 		proxy.server.enqueue({ toolCalls: [{ id: "call_1", name: "apply_patch", arguments: { input: PATCH } }] });
 		const { message } = await proxy.request(CONTEXT);
-		expect(at(proxy.server.requests[0].body, "tools", 1)).toEqual({
+		expect(at(recordedRequest(proxy.server, 0).body, "tools", 1)).toEqual({
 			type: "function",
 			name: "apply_patch",
 			description: "Edit files with a patch.",
@@ -122,7 +122,7 @@ describe("openai-responses: reasoning asked for on any model", () => {
 	it("asks a custom endpoint for encrypted reasoning when reasoning is asked for, and sends it back next turn", async () => {
 		proxy.server.enqueue({ thinking: "Thinking it over.", thinkingSignature: "enc-proxy", text: "Hi." });
 		const first = await proxy.request(HELLO, { reasoning: "low" });
-		expect(proxy.server.requests[0].body).toMatchObject({
+		expect(recordedRequest(proxy.server, 0).body).toMatchObject({
 			include: ["reasoning.encrypted_content"],
 			reasoning: { effort: "low", summary: "auto" },
 		});
@@ -131,7 +131,7 @@ describe("openai-responses: reasoning asked for on any model", () => {
 			{ ...HELLO, messages: [...HELLO.messages, first.message, { role: "user", content: "More?", timestamp: 5 }] },
 			{ reasoning: "low" },
 		);
-		expect(at(proxy.server.requests[1].body, "input", 1)).toEqual({
+		expect(at(recordedRequest(proxy.server, 1).body, "input", 1)).toEqual({
 			type: "reasoning",
 			summary: [{ type: "summary_text", text: "Thinking it over." }],
 			encrypted_content: "enc-proxy",

@@ -75,9 +75,9 @@ describe("openai-responses over recorded Responses API streams", () => {
 			instructions: "Be brief.",
 			stream: true,
 		});
-		const expectedEncrypted =
-			recordedExpectations("openai-responses")["openai-responses-encrypted-reasoning.0"].expected.reasoningItems?.[0]
-				?.encryptedContent;
+		const recorded = recordedExpectations("openai-responses")["openai-responses-encrypted-reasoning.0"];
+		if (recorded === undefined) throw new Error("expected.json has no openai-responses-encrypted-reasoning.0");
+		const expectedEncrypted = recorded.expected.reasoningItems?.[0]?.encryptedContent;
 		expect(at(second, "input")).toEqual([
 			{ role: "user", content: [{ type: "input_text", text: "Hello?" }] },
 			{

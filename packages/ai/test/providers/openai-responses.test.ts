@@ -1,6 +1,15 @@
 import { describe, expect, it } from "vitest";
 import { createOpenAICompatibleModel, emptyUsage, getModel, stream } from "../../src/index.js";
-import { at, deltasFor, drain, expectBlocksClosed, HELLO, PIXEL_PNG, useScriptedProvider } from "./helpers.js";
+import {
+	at,
+	deltasFor,
+	drain,
+	expectBlocksClosed,
+	HELLO,
+	PIXEL_PNG,
+	recordedRequest,
+	useScriptedProvider,
+} from "./helpers.js";
 
 const scripted = useScriptedProvider(
 	(server) => ({ ...getModel("openai", "gpt-5-mini"), baseUrl: server.responsesBaseUrl }),
@@ -69,7 +78,7 @@ describe("openai-responses provider (scripted)", () => {
 				},
 			],
 		});
-		expect(at(scripted.server.requests[0].body, "input")).toEqual([
+		expect(at(recordedRequest(scripted.server, 0).body, "input")).toEqual([
 			{ role: "user", content: [{ type: "input_text", text: "Hello?" }] },
 			{ type: "function_call", call_id: "call_1", name: "screenshot", arguments: "{}" },
 			{ type: "function_call_output", call_id: "call_1", output: "(see the attached image)" },
@@ -105,7 +114,7 @@ describe("openai-responses provider (scripted)", () => {
 		});
 		scripted.server.enqueue({ text: "ok" });
 		await drain(stream(model, HELLO, { apiKey: "k", reasoning: "high" }));
-		const body = scripted.server.requests[0].body;
+		const body = recordedRequest(scripted.server, 0).body;
 		expect(body.include).toBeUndefined();
 		expect(body.reasoning).toBeUndefined();
 	});

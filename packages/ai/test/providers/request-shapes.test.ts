@@ -1,7 +1,7 @@
 import { Type } from "@sinclair/typebox";
 import { describe, expect, it } from "vitest";
 import { type Context, createOpenAICompatibleModel, getModel } from "../../src/index.js";
-import { at, useScriptedProvider } from "./helpers.js";
+import { at, recordedRequest, useScriptedProvider } from "./helpers.js";
 
 const TOOLS: Context = {
 	systemPrompt: "Be brief.",
@@ -42,22 +42,22 @@ describe("chat completions request shape", () => {
 			parallelToolCalls: false,
 			sessionId: "session-1",
 		});
-		expect(completions.server.requests[0].body).toMatchObject({
+		expect(recordedRequest(completions.server, 0).body).toMatchObject({
 			tool_choice: { type: "function", function: { name: "read" } },
 			parallel_tool_calls: false,
 			prompt_cache_key: "session-1",
 		});
 		// gpt-4.1 does not reason: no reasoning_effort even when asked.
-		expect(completions.server.requests[0].body.reasoning_effort).toBeUndefined();
+		expect(recordedRequest(completions.server, 0).body.reasoning_effort).toBeUndefined();
 		await completions.request(TOOLS, { toolChoice: "required", reasoning: "high" });
-		expect(completions.server.requests[1].body).toMatchObject({ tool_choice: "required" });
-		expect(completions.server.requests[1].body.reasoning_effort).toBeUndefined();
+		expect(recordedRequest(completions.server, 1).body).toMatchObject({ tool_choice: "required" });
+		expect(recordedRequest(completions.server, 1).body.reasoning_effort).toBeUndefined();
 	});
 
 	it("sends reasoning_effort to a model that may reason, and no cache key to a non-OpenAI endpoint", async () => {
 		reasoningCompletions.server.enqueue({ text: "ok" });
 		await reasoningCompletions.request(TOOLS, { reasoning: "low", sessionId: "session-1", toolChoice: "none" });
-		const body = reasoningCompletions.server.requests[0].body;
+		const body = recordedRequest(reasoningCompletions.server, 0).body;
 		expect(body).toMatchObject({ reasoning_effort: "low", tool_choice: "none" });
 		expect(body.prompt_cache_key).toBeUndefined();
 	});
@@ -73,7 +73,7 @@ describe("Responses API request shape", () => {
 			sessionId: "session-2",
 			maxTokens: 999,
 		});
-		const recorded = responses.server.requests[0];
+		const recorded = recordedRequest(responses.server, 0);
 		expect(recorded.path).toBe("/v1/responses");
 		expect(recorded.body).toMatchObject({
 			model: "o4-mini",
@@ -100,7 +100,7 @@ describe("Anthropic request shape", () => {
 	it("puts cache breakpoints on the last tool, the system prompt and the conversation tail", async () => {
 		anthropic.server.enqueue({ text: "ok" });
 		await anthropic.request(TOOLS);
-		const body = anthropic.server.requests[0].body;
+		const body = recordedRequest(anthropic.server, 0).body;
 		expect(at(body, "tools", 0, "cache_control")).toBeUndefined();
 		expect(at(body, "tools", 1, "cache_control")).toEqual({ type: "ephemeral" });
 		expect(at(body, "system", 0, "cache_control")).toEqual({ type: "ephemeral" });
@@ -117,7 +117,7 @@ describe("Anthropic request shape", () => {
 		async (level, budget) => {
 			anthropic.server.enqueue({ text: "ok" });
 			await anthropic.request(TOOLS, { reasoning: level, maxTokens: 2000 });
-			const body = anthropic.server.requests[0].body;
+			const body = recordedRequest(anthropic.server, 0).body;
 			expect(body.thinking).toEqual({ type: "enabled", budget_tokens: budget });
 			expect(body.max_tokens as number).toBeGreaterThan(budget);
 			expect(body.max_tokens as number).toBeLessThanOrEqual(anthropic.model.maxTokens);
@@ -134,7 +134,7 @@ describe("Anthropic request shape", () => {
 		async (level, effort) => {
 			adaptive.server.enqueue({ text: "ok" });
 			await adaptive.request(TOOLS, { reasoning: level, maxTokens: 2000 });
-			const body = adaptive.server.requests[0].body;
+			const body = recordedRequest(adaptive.server, 0).body;
 			expect(body.thinking).toEqual({ type: "adaptive" });
 			expect(body.output_config).toEqual({ effort });
 			expect(body.max_tokens).toBe(2000);
@@ -145,9 +145,9 @@ describe("Anthropic request shape", () => {
 		adaptive.server.enqueue({ text: "ok" }, { text: "ok" });
 		await adaptive.request(TOOLS);
 		await adaptive.request(TOOLS, { thinking: { budgetTokens: 5000 } });
-		expect(adaptive.server.requests[0].body.thinking).toBeUndefined();
-		expect(adaptive.server.requests[0].body.output_config).toBeUndefined();
-		expect(adaptive.server.requests[1].body).toMatchObject({
+		expect(recordedRequest(adaptive.server, 0).body.thinking).toBeUndefined();
+		expect(recordedRequest(adaptive.server, 0).body.output_config).toBeUndefined();
+		expect(recordedRequest(adaptive.server, 1).body).toMatchObject({
 			thinking: { type: "adaptive" },
 			output_config: { effort: "high" },
 		});
@@ -157,7 +157,7 @@ describe("Anthropic request shape", () => {
 		anthropic.server.enqueue({ text: "ok" });
 		anthropic.model.maxTokens = 16_000;
 		await anthropic.request(TOOLS, { reasoning: "high" });
-		expect(anthropic.server.requests[0].body).toMatchObject({
+		expect(recordedRequest(anthropic.server, 0).body).toMatchObject({
 			thinking: { budget_tokens: 11_904 },
 			max_tokens: 16_000,
 		});
@@ -175,7 +175,7 @@ describe("Anthropic request shape", () => {
 	] as const)("sends %j as tool_choice %j", async (options, expected) => {
 		anthropic.server.enqueue({ text: "ok" });
 		await anthropic.request(TOOLS, options);
-		expect(anthropic.server.requests[0].body.tool_choice).toEqual(expected);
+		expect(recordedRequest(anthropic.server, 0).body.tool_choice).toEqual(expected);
 	});
 });
 

@@ -98,7 +98,7 @@ describe("startScriptedLlmServer", () => {
 			"message_stop",
 		]);
 		const data = frames.map((frame) => JSON.parse(frame.data));
-		expect(data.every((entry, index) => entry.type === frames[index].event)).toBe(true);
+		expect(data.map((entry) => entry.type)).toEqual(frames.map((frame) => frame.event));
 		expect(data[0].message).toMatchObject({ role: "assistant", model: "claude", content: [] });
 		expect(data[4].delta).toEqual({ type: "signature_delta", signature: "sig-1" });
 		expect(data[9].content_block).toEqual({ type: "tool_use", id: "toolu_1", name: "read", input: {} });
