@@ -26,7 +26,10 @@ function countByWords(bytes: Buffer, start: number, end: number): number {
 	const wordCount = (end - index) >>> 2;
 	if (wordCount > 0) {
 		const words = new Uint32Array(bytes.buffer, bytes.byteOffset + index, wordCount);
-		for (const word of words) {
+		// An index loop: for-of over the Uint32Array measured several times slower on Node 20.
+		for (let position = 0; position < wordCount; position++) {
+			const word = words[position];
+			if (word === undefined) break;
 			// XOR turns newline bytes into zero bytes; the next two lines set the top bit of exactly the zero bytes.
 			const value = word ^ NEWLINES;
 			const spread = (value & LOW_SEVEN_BITS) + LOW_SEVEN_BITS;
