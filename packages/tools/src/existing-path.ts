@@ -61,9 +61,9 @@ export async function findLookAlikePath(
 		} catch {
 			return undefined;
 		}
-		const matches = names.filter((entry) => lookAlikeKey(entry.name) === key);
-		if (matches.length !== 1) return undefined;
-		current = join(current, matches[0].name);
+		const [match, ...others] = names.filter((entry) => lookAlikeKey(entry.name) === key);
+		if (match === undefined || others.length > 0) return undefined;
+		current = join(current, match.name);
 	}
 	return current;
 }

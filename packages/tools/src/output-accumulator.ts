@@ -2,6 +2,7 @@ import { randomBytes } from "node:crypto";
 import { join } from "node:path";
 import { errorText, withoutUndefined } from "@gantry/ai";
 import { DEFAULT_MAX_BYTES, DEFAULT_MAX_LINES, type TruncationResult, truncateTail } from "./truncate.js";
+import { characterStart } from "./utf8-boundary.js";
 import { localFileSystem } from "./workspace/local/file-system.js";
 import { localTempDir } from "./workspace/local/paths.js";
 import type { WorkspaceFileSystem, WorkspaceWriteHandle } from "./workspace/types.js";
@@ -191,7 +192,7 @@ export class OutputAccumulator {
 			this.failFile(error);
 			return undefined;
 		});
-		for (let index = this.head; index < this.chunks.length; index++) this.writeToFile(this.chunks[index]);
+		for (const chunk of this.chunks.slice(this.head)) this.writeToFile(chunk);
 	}
 
 	/** Queues a chunk for the full-output file; `unwritten` counts it until the file took it. */
@@ -222,8 +223,13 @@ export class OutputAccumulator {
 	}
 
 	private dropOldChunks(): void {
-		while (this.keptBytes - this.chunks[this.head].length >= this.keepBytes) {
-			this.keptBytes -= this.chunks[this.head].length;
+		for (;;) {
+			const oldest = this.chunks[this.head];
+			// A byte limit above 0 always keeps the newest chunk; one of 0 drops every chunk, which is not supported.
+			if (oldest === undefined)
+				throw new Error(`OutputAccumulator dropped all its chunks (keeping ${this.keepBytes} bytes)`);
+			if (this.keptBytes - oldest.length < this.keepBytes) break;
+			this.keptBytes -= oldest.length;
 			this.head++;
 			this.dropped = true;
 		}
@@ -240,8 +246,8 @@ export class OutputAccumulator {
 	 */
 	private keptText(withoutPartialEnd = false): string {
 		if (this.head >= this.chunks.length) return "";
-		const kept =
-			this.head === 0 && this.chunks.length === 1 ? this.chunks[0] : Buffer.concat(this.chunks.slice(this.head));
+		const single = this.head === 0 && this.chunks.length === 1 ? this.chunks[0] : undefined;
+		const kept = single ?? Buffer.concat(this.chunks.slice(this.head));
 		if (this.head > 0 || this.chunks.length > 1) {
 			this.chunks = [kept];
 			this.head = 0;
@@ -250,7 +256,7 @@ export class OutputAccumulator {
 		if (this.dropped) {
 			const newline = kept.indexOf(NEWLINE);
 			if (newline !== -1 && newline < kept.length - 1) start = newline + 1;
-			else while (start < kept.length && (kept[start] & 0xc0) === 0x80) start++;
+			else start = characterStart(kept, start);
 		}
 		const end = withoutPartialEnd ? completeLength(kept) : kept.length;
 		return kept.toString("utf8", start, Math.max(start, end));
@@ -261,6 +267,7 @@ export class OutputAccumulator {
 function completeLength(bytes: Buffer): number {
 	for (let back = 1; back <= Math.min(4, bytes.length); back++) {
 		const byte = bytes[bytes.length - back];
+		if (byte === undefined) break;
 		if ((byte & 0xc0) === 0x80) continue; // a continuation byte: keep looking for the lead byte
 		const needed = byte >= 0xf0 ? 4 : byte >= 0xe0 ? 3 : byte >= 0xc0 ? 2 : 1;
 		return needed > back ? bytes.length - back : bytes.length;

@@ -1,3 +1,5 @@
+import { characterStart } from "./utf8-boundary.js";
+
 /** The most lines a tool returns to the model. */
 export const DEFAULT_MAX_LINES = 2000;
 /** The most bytes (UTF-8) a tool returns to the model. */
@@ -74,6 +76,7 @@ function countFittingLines(
 	while (kept < lines.length) {
 		if (kept >= maxLines) return { kept, truncatedBy: "lines" };
 		const line = lines[from === "head" ? kept : lines.length - 1 - kept];
+		if (line === undefined) break;
 		const lineBytes = Buffer.byteLength(line, "utf8") + (kept > 0 ? 1 : 0);
 		if (bytes + lineBytes > maxBytes) return { kept, truncatedBy: "bytes" };
 		bytes += lineBytes;
@@ -108,8 +111,9 @@ export function truncateTail(text: string, options: TruncationOptions = {}): Tru
 		return result(text, lines, totalBytes, lines.length, null, maxLines, maxBytes);
 
 	const { kept, truncatedBy } = countFittingLines(lines, "tail", maxLines, maxBytes);
-	if (kept === 0 && lines.length > 0) {
-		const content = tailBytes(lines[lines.length - 1], maxBytes);
+	const lastLine = lines.at(-1);
+	if (kept === 0 && lastLine !== undefined) {
+		const content = tailBytes(lastLine, maxBytes);
 		return result(content, lines, totalBytes, 1, "bytes", maxLines, maxBytes, { lastLinePartial: true });
 	}
 	const content = lines.slice(lines.length - kept).join("\n");
@@ -120,10 +124,7 @@ export function truncateTail(text: string, options: TruncationOptions = {}): Tru
 export function tailBytes(text: string, maxBytes: number): string {
 	const buffer = Buffer.from(text, "utf8");
 	if (buffer.length <= maxBytes) return text;
-	let start = buffer.length - maxBytes;
-	// Skip UTF-8 continuation bytes (10xxxxxx) so the kept text starts on a whole character.
-	while (start < buffer.length && (buffer[start] & 0xc0) === 0x80) start++;
-	return buffer.subarray(start).toString("utf8");
+	return buffer.subarray(characterStart(buffer, buffer.length - maxBytes)).toString("utf8");
 }
 
 /** Cuts one line to `maxChars` characters, marking the cut. */

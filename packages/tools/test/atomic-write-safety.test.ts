@@ -123,9 +123,11 @@ describe("writeFileAtomic: temporary files of killed writers", () => {
 			leftovers = (await readdir(folder)).filter((name) => name.endsWith(".tmp"));
 		}
 		expect(leftovers).toHaveLength(1);
-		expect(leftovers[0]).toMatch(/^\.data\.bin\.\d+-[0-9a-f]{12}\.tmp$/);
+		const [leftover = ""] = leftovers;
+		expect(leftover).toMatch(/^\.data\.bin\.\d+-[0-9a-f]{12}\.tmp$/);
 		// A temp file of a writer that still runs (this process) and one of another file stay.
-		const deadPid = leftovers[0].split(".")[3].split("-")[0];
+		const deadPid = leftover.split(".")[3]?.split("-")[0];
+		expect(deadPid).toMatch(/^\d+$/);
 		const live = `.data.bin.${process.pid}-aaaaaaaaaaaa.tmp`;
 		const other = `.other.bin.${deadPid}-bbbbbbbbbbbb.tmp`;
 		await writeFile(join(folder, live), "");

@@ -10,7 +10,8 @@ import { makeTempFolder, writeSearchFixture, writeTree } from "./search/fixture.
 type Result = Awaited<ReturnType<ReturnType<typeof createGrepToolDefinition>["execute"]>>;
 
 function textOf(result: Result): string {
-	const block = result.content[0];
+	const [block] = result.content;
+	if (block === undefined) throw new Error("The result has no content");
 	return block.type === "text" ? block.text : "";
 }
 

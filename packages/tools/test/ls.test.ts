@@ -9,7 +9,8 @@ import { makeTempFolder, writeTree } from "./search/fixture.js";
 type Result = Awaited<ReturnType<ReturnType<typeof createLsToolDefinition>["execute"]>>;
 
 function textOf(result: Result): string {
-	const block = result.content[0];
+	const [block] = result.content;
+	if (block === undefined) throw new Error("The result has no content");
 	return block.type === "text" ? block.text : "";
 }
 

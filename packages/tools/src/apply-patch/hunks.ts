@@ -76,7 +76,7 @@ function replacementText(hunkLines: readonly PatchLine[], lines: readonly string
  */
 export function planHunks(text: string, chunks: readonly PatchChunk[], displayPath: string): HunkPlan {
 	const { lines, starts } = linesOf(text);
-	const offsetOf = (line: number) => (line < starts.length ? starts[line] : text.length);
+	const offsetOf = (line: number) => starts[line] ?? text.length;
 	const located: (TextChange & { order: number })[] = [];
 	let from = 0;
 	let looseMatches = 0;
@@ -124,12 +124,14 @@ export function planHunks(text: string, chunks: readonly PatchChunk[], displayPa
 		located.push({ start: offsetOf(start), end: offsetOf(end), replacement, order });
 	});
 	located.sort((left, right) => left.start - right.start || left.order - right.order);
-	for (let index = 1; index < located.length; index++) {
-		if (located[index].start < located[index - 1].end) {
+	let previous: (typeof located)[number] | undefined;
+	for (const change of located) {
+		if (previous !== undefined && change.start < previous.end) {
 			throw new Error(
-				`${displayPath}: hunks ${located[index - 1].order + 1} and ${located[index].order + 1} change the same lines; merge them into one hunk.`,
+				`${displayPath}: hunks ${previous.order + 1} and ${change.order + 1} change the same lines; merge them into one hunk.`,
 			);
 		}
+		previous = change;
 	}
 	return { changes: located.map(({ start, end, replacement }) => ({ start, end, replacement })), looseMatches };
 }

@@ -46,26 +46,31 @@ function trimmedLines(text: string): NumberedLines {
 	const all = text.split(/\r?\n/);
 	let start = 0;
 	let end = all.length;
-	while (start < end && all[start].trim() === "") start++;
-	while (end > start && all[end - 1].trim() === "") end--;
+	while (start < end && all[start]?.trim() === "") start++;
+	while (end > start && all[end - 1]?.trim() === "") end--;
 	const lines = all.slice(start, end);
-	// Codex trims the whole text, so padding before the first and after the last marker is dropped.
-	if (lines.length > 0) {
-		lines[0] = lines[0].trimStart();
-		lines[lines.length - 1] = lines[lines.length - 1].trimEnd();
-	}
+	// Codex trims the whole text, so padding before the first and after the last marker is dropped
+	// (one line alone loses both).
+	const firstLine = lines[0];
+	if (firstLine !== undefined) lines[0] = firstLine.trimStart();
+	const lastIndex = lines.length - 1;
+	const lastLine = lines[lastIndex];
+	if (lastLine !== undefined) lines[lastIndex] = lastLine.trimEnd();
 	return { lines, first: start + 1 };
 }
 
 /** The lines between the markers, unwrapping a heredoc when the plain form does not fit. */
 function bodyOf({ lines, first }: NumberedLines): NumberedLines {
-	const opens = lines[0]?.trim() === BEGIN;
-	const closes = lines.length > 1 && lines[lines.length - 1].trim() === END;
+	const [opener] = lines;
+	const closer = lines.at(-1);
+	const opens = opener?.trim() === BEGIN;
+	const closes = lines.length > 1 && closer?.trim() === END;
 	if (opens && closes) return { lines: lines.slice(1, -1), first: first + 1 };
-	const heredoc = lines.length >= 4 && HEREDOC_OPENERS.has(lines[0]) && lines[lines.length - 1].endsWith("EOF") ? 1 : 0;
+	const heredoc =
+		lines.length >= 4 && opener !== undefined && HEREDOC_OPENERS.has(opener) && closer?.endsWith("EOF") === true;
 	if (heredoc) {
 		const inner = lines.slice(1, -1);
-		if (inner[0]?.trim() === BEGIN && inner.length > 1 && inner[inner.length - 1].trim() === END)
+		if (inner[0]?.trim() === BEGIN && inner.length > 1 && inner.at(-1)?.trim() === END)
 			return { lines: inner.slice(1, -1), first: first + 2 };
 		if (inner[0]?.trim() !== BEGIN) throw new PatchParseError(first + 1, `'${BEGIN}'`, inner[0]);
 		throw new PatchParseError(first + inner.length, `'${END}' as the last line`, inner[inner.length - 1]);
@@ -90,13 +95,14 @@ export function parsePatch(text: string): PatchAction[] {
 	let index = 0;
 	while (index < lines.length) {
 		const line = first + index;
-		const header = lines[index].trim();
+		const header = lineAt(lines, index).trim();
 		index++;
 		if (header === "") continue;
 		if (header.startsWith(ADD)) {
 			const path = filePath(header, ADD, line);
 			const content: string[] = [];
-			while (index < lines.length && lines[index].startsWith("+")) content.push(`${lines[index++].slice(1)}\n`);
+			for (let added = lines[index]; added?.startsWith("+"); added = lines[++index])
+				content.push(`${added.slice(1)}\n`);
 			actions.push({ type: "add", path, content: content.join(""), line });
 		} else if (header.startsWith(DELETE)) {
 			actions.push({ type: "delete", path: filePath(header, DELETE, line), line });
@@ -123,6 +129,13 @@ export function parsePatch(text: string): PatchAction[] {
 	return actions;
 }
 
+/** `lines[index]` for an index the caller keeps below `lines.length`. */
+function lineAt(lines: readonly string[], index: number): string {
+	const line = lines[index];
+	if (line === undefined) throw new Error(`Patch line ${index} is past the end of the patch (${lines.length} lines)`);
+	return line;
+}
+
 function filePath(header: string, marker: string, line: number): string {
 	const path = header.slice(marker.length).trim();
 	if (path === "") throw new PatchParseError(line, `a path after '${marker}'`, header);
@@ -133,7 +146,7 @@ function filePath(header: string, marker: string, line: number): string {
 function readChunks(lines: string[], start: number, first: number, chunks: PatchChunk[]): number {
 	let index = start;
 	while (index < lines.length) {
-		const line = lines[index];
+		const line = lineAt(lines, index);
 		if (line.trim() === "") {
 			index++;
 			continue;
@@ -148,7 +161,7 @@ function readChunks(lines: string[], start: number, first: number, chunks: Patch
 /** Reads one hunk at `index` (its `@@` line optional for the first one); returns the index after it. */
 function readChunk(lines: string[], start: number, first: number, chunks: PatchChunk[]): number {
 	let index = start;
-	const header = lines[index];
+	const header = lineAt(lines, index);
 	const chunk: PatchChunk = { oldLines: [], newLines: [], lines: [], endOfFile: false, line: first + index };
 	if (header.trimEnd() === "@@") index++;
 	else if (header.startsWith("@@ ")) {
@@ -160,7 +173,7 @@ function readChunk(lines: string[], start: number, first: number, chunks: PatchC
 	}
 	let changed = 0;
 	for (; index < lines.length; index++) {
-		const line = lines[index];
+		const line = lineAt(lines, index);
 		if (line.trim() === END_OF_FILE) {
 			if (changed === 0) break;
 			chunk.endOfFile = true;

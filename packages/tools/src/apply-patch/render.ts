@@ -12,8 +12,8 @@ const HEADER_LETTERS: Record<string, string> = { Add: "A", Update: "M", Delete: 
 function namedFiles(input: string): string[] {
 	const files: string[] = [];
 	for (const line of input.split(/\r?\n/)) {
-		const match = FILE_HEADER.exec(line.trim());
-		if (match) files.push(`${HEADER_LETTERS[match[1]] ?? "?"} ${match[2].trim()}`);
+		const [, kind, name] = FILE_HEADER.exec(line.trim()) ?? [];
+		if (kind !== undefined && name !== undefined) files.push(`${HEADER_LETTERS[kind] ?? "?"} ${name.trim()}`);
 	}
 	return files;
 }

@@ -44,10 +44,14 @@ export function seekLines(
 	const last = lines.length - pattern.length;
 	if (last < 0) return undefined;
 	const forms = TIERS.map((form) => ({ form, wanted: pattern.map(form) }));
+	// `at` never passes `last`, so every line read is in the file.
+	const formsMatch = (form: (line: string) => string, wanted: readonly string[], at: number) =>
+		wanted.every((line, offset) => {
+			const candidate = lines[at + offset];
+			return candidate !== undefined && form(candidate) === line;
+		});
 	const matchAt = (at: number) => {
-		const tier = forms.findIndex(({ form, wanted }) =>
-			wanted.every((line, offset) => form(lines[at + offset]) === line),
-		);
+		const tier = forms.findIndex(({ form, wanted }) => formsMatch(form, wanted, at));
 		return tier === -1 ? undefined : { index: at, tier: tier as MatchTier };
 	};
 	if (atEnd && last >= start) {
@@ -56,8 +60,7 @@ export function seekLines(
 	}
 	for (const [tier, { form, wanted }] of forms.entries()) {
 		for (let at = start; at <= last; at++) {
-			if (wanted.every((line, offset) => form(lines[at + offset]) === line))
-				return { index: at, tier: tier as MatchTier };
+			if (formsMatch(form, wanted, at)) return { index: at, tier: tier as MatchTier };
 		}
 	}
 	return undefined;

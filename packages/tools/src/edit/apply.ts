@@ -82,15 +82,15 @@ export function planEdits(file: TextFile, edits: readonly EditInput[], displayPa
 	if (problems.length > 0) throw new Error(problems.join("\n"));
 
 	located.sort((left, right) => left.start - right.start);
-	for (let position = 1; position < located.length; position++) {
-		const previous = located[position - 1];
-		const current = located[position];
-		if (current.start < previous.end) {
+	let previous: (typeof located)[number] | undefined;
+	for (const current of located) {
+		if (previous !== undefined && current.start < previous.end) {
 			const [first, second] = [previous.index, current.index].sort((left, right) => left - right);
 			throw new Error(
 				`edits[${first}] and edits[${second}] overlap in ${displayPath}; merge them into one edit or make each oldText cover separate text.`,
 			);
 		}
+		previous = current;
 	}
 	const changes = located.map(({ start, end, replacement }) => ({ start, end, replacement }));
 	if (changes.every((change) => file.lf.slice(change.start, change.end) === change.replacement))

@@ -1,3 +1,5 @@
+import { countLeading } from "./sorted-prefix.js";
+
 /**
  * The Unicode compatibility form the edit tool tries last, on text already in loose form: each
  * character with its combining marks is put in NFKC, so full-width letters, digits and punctuation
@@ -50,16 +52,9 @@ export function compatibleForm(text: string): string {
  */
 export function toSourcePosition(compatible: CompatibleText, offset: number): number | undefined {
 	const { rewrites } = compatible;
-	// The last rewrite starting at or before `offset` (binary search: `at` ascends).
-	let low = 0;
-	let high = rewrites.length;
-	while (low < high) {
-		const middle = (low + high) >>> 1;
-		if (rewrites[middle].at <= offset) low = middle + 1;
-		else high = middle;
-	}
-	if (low === 0) return offset;
-	const rewrite = rewrites[low - 1];
+	// The last rewrite starting at or before `offset` (`at` ascends); none before it leaves it as it is.
+	const rewrite = rewrites[countLeading(rewrites, (candidate) => candidate.at <= offset) - 1];
+	if (rewrite === undefined) return offset;
 	if (offset === rewrite.at) return rewrite.sourceAt;
 	const after = rewrite.at + rewrite.length;
 	if (offset < after) return undefined;

@@ -1,3 +1,5 @@
+import { countLeading } from "./sorted-prefix.js";
+
 /**
  * The loose form of text the edit tool falls back to when `oldText` has no exact match: typographic
  * quotes become ASCII quotes, Unicode dashes become `-`, special spaces become a plain space, and
@@ -44,15 +46,12 @@ export interface LooseText {
  */
 export function toSourceOffset(loose: LooseText, offset: number): number {
 	const { dropAt, droppedUpTo } = loose;
-	// The number of drops at or before `offset` (binary search: `dropAt` ascends).
-	let low = 0;
-	let high = dropAt.length;
-	while (low < high) {
-		const middle = (low + high) >>> 1;
-		if (dropAt[middle] <= offset) low = middle + 1;
-		else high = middle;
-	}
-	return offset + (low === 0 ? 0 : droppedUpTo[low - 1]);
+	// The number of drops at or before `offset` (`dropAt` ascends).
+	const drops = countLeading(dropAt, (at) => at <= offset);
+	if (drops === 0) return offset;
+	const dropped = droppedUpTo[drops - 1];
+	if (dropped === undefined) throw new Error(`Loose text has ${dropAt.length} drops but ${droppedUpTo.length} totals`);
+	return offset + dropped;
 }
 
 /**

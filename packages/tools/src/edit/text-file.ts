@@ -1,4 +1,5 @@
 import { isUtf8 } from "node:buffer";
+import { countLeading } from "./sorted-prefix.js";
 
 const BOM = "\uFEFF";
 /** Size of the UTF-8 byte order mark. */
@@ -82,15 +83,8 @@ export function decodeTextFile(buffer: Buffer): TextFile | TextFileProblem {
 /** Maps a position in `file.lf` to the same position in `file.original`. */
 export function toOriginalOffset(file: TextFile, offset: number): number {
 	const removed = file.removedCarriageReturns;
-	// Count the removed CRs that sat before `offset` (binary search: the list is sorted).
-	let low = 0;
-	let high = removed.length;
-	while (low < high) {
-		const middle = (low + high) >>> 1;
-		if (removed[middle] < offset) low = middle + 1;
-		else high = middle;
-	}
-	return offset + low;
+	// Count the removed CRs that sat before `offset` (the list is sorted).
+	return offset + countLeading(removed, (at) => at < offset);
 }
 
 /** Turns the LF line breaks of inserted text into the file's line ending. */

@@ -151,7 +151,8 @@ export class FileSearcher {
 			end = start - 1;
 		}
 		for (const earlier of this.tail) if (earlier.line >= from && earlier.line <= number) this.lines.push(earlier);
-		for (let index = found.length - 1; index >= 0; index--) this.lines.push(found[index]);
+		// `found` was gathered walking back from the match; the lines go out in file order.
+		for (const earlier of found.reverse()) this.lines.push(earlier);
 		this.lastEmitted = line - 1;
 	}
 

@@ -62,16 +62,18 @@ export function formatGrep(files: readonly GrepFileResult[], limit: number, cont
 		let exactIndex = 0;
 		let previousShown = -1;
 		for (const line of file.lines) {
-			while (keptIndex < keptLines.length && keptLines[keptIndex] + context < line.line) keptIndex++;
-			if (keptIndex >= keptLines.length) break;
-			if (line.line < keptLines[keptIndex] - context) continue;
+			let kept = keptLines[keptIndex];
+			while (kept !== undefined && kept + context < line.line) kept = keptLines[++keptIndex];
+			if (kept === undefined) break;
+			if (line.line < kept - context) continue;
 			if (line.line === previousShown) continue;
 			if (context > 0 && lines.length > 0 && line.line !== previousShown + 1) {
 				lines.push("--");
 				matchesThrough.push(matches.length);
 			}
-			while (exactIndex < keptLines.length && keptLines[exactIndex] < line.line) exactIndex++;
-			const isKept = line.line === keptLines[exactIndex];
+			let exact = keptLines[exactIndex];
+			while (exact !== undefined && exact < line.line) exact = keptLines[++exactIndex];
+			const isKept = line.line === exact;
 			const shown = displayText(line.text, line.line);
 			if (shown.wasTruncated) linesTruncated = true;
 			if (isKept) {

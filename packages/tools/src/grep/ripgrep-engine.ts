@@ -273,8 +273,10 @@ export async function runRipgrepEngine(rg: RipgrepHost, request: GrepEngineReque
 		const wanted = maxMatches - found;
 		const batch: string[] = [];
 		let characters = 0;
-		while (next < candidates.length && batch.length < wanted && characters < MAX_ARGUMENT_CHARS) {
-			const path = candidates[next++];
+		while (batch.length < wanted && characters < MAX_ARGUMENT_CHARS) {
+			const path = candidates[next];
+			if (path === undefined) break;
+			next++;
 			if (!(await keep(path))) continue;
 			batch.push(path);
 			characters += path.length + 1;

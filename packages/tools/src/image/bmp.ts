@@ -42,6 +42,14 @@ interface BmpHeader extends BitmapSize {
 	masks: { red: number; green: number; blue: number; alpha: number };
 }
 
+/**
+ * The byte at `at`, 0 past the end: what a typed-array store or a bit operation makes of the missing
+ * value anyway. The reads below stay in bounds (the header checks and the palette size see to it).
+ */
+function byteAt(bytes: Uint8Array, at: number): number {
+	return bytes[at] ?? 0;
+}
+
 function readHeader(bytes: Buffer): BmpHeader {
 	if (bytes.length < 26 || bytes[0] !== 0x42 || bytes[1] !== 0x4d) throw new BmpDecodeError("not a BMP file");
 	const pixelOffset = bytes.readUInt32LE(10);
@@ -112,9 +120,9 @@ function readHeader(bytes: Buffer): BmpHeader {
 		palette = new Uint8Array(256 * 3);
 		for (let index = 0; index < count; index++) {
 			const at = paletteStart + index * paletteEntrySize;
-			palette[index * 3] = bytes[at + 2];
-			palette[index * 3 + 1] = bytes[at + 1];
-			palette[index * 3 + 2] = bytes[at];
+			palette[index * 3] = byteAt(bytes, at + 2);
+			palette[index * 3 + 1] = byteAt(bytes, at + 1);
+			palette[index * 3 + 2] = byteAt(bytes, at);
 		}
 	}
 	return { width, height, topDown, bitsPerPixel, compression, pixelOffset, palette, masks };
@@ -144,16 +152,19 @@ function decodeRle(bytes: Buffer, header: BmpHeader, rgba: Buffer): void {
 	const put = (x: number, y: number, index: number) => {
 		if (x >= width || y >= height) return;
 		const at = ((height - 1 - y) * width + x) * 4;
-		rgba[at] = palette[index * 3];
-		rgba[at + 1] = palette[index * 3 + 1];
-		rgba[at + 2] = palette[index * 3 + 2];
+		rgba[at] = byteAt(palette, index * 3);
+		rgba[at + 1] = byteAt(palette, index * 3 + 1);
+		rgba[at + 2] = byteAt(palette, index * 3 + 2);
 	};
 	let x = 0;
 	let y = 0;
 	let at = pixelOffset;
-	while (at + 1 < bytes.length && y < height) {
-		const count = bytes[at++];
-		const value = bytes[at++];
+	while (y < height) {
+		const count = bytes[at];
+		const value = bytes[at + 1];
+		// Each instruction is two bytes; a file that ends inside one has no more to read.
+		if (count === undefined || value === undefined) break;
+		at += 2;
 		if (count > 0) {
 			for (let step = 0; step < count; step++, x++)
 				put(x, y, nibbles ? (step % 2 === 0 ? value >> 4 : value & 0x0f) : value);
@@ -190,16 +201,17 @@ function decodeRows(bytes: Buffer, header: BmpHeader, rgba: Buffer): void {
 		for (let column = 0; column < width; column++, target += 4) {
 			if (bitsPerPixel <= 8) {
 				const bit = column * bitsPerPixel;
-				const index = (bytes[source + (bit >>> 3)] >> (8 - bitsPerPixel - (bit & 7))) & ((1 << bitsPerPixel) - 1);
-				rgba[target] = palette[index * 3];
-				rgba[target + 1] = palette[index * 3 + 1];
-				rgba[target + 2] = palette[index * 3 + 2];
+				const index =
+					(byteAt(bytes, source + (bit >>> 3)) >> (8 - bitsPerPixel - (bit & 7))) & ((1 << bitsPerPixel) - 1);
+				rgba[target] = byteAt(palette, index * 3);
+				rgba[target + 1] = byteAt(palette, index * 3 + 1);
+				rgba[target + 2] = byteAt(palette, index * 3 + 2);
 				rgba[target + 3] = 255;
 			} else if (bitsPerPixel === 24) {
 				const at = source + column * 3;
-				rgba[target] = bytes[at + 2];
-				rgba[target + 1] = bytes[at + 1];
-				rgba[target + 2] = bytes[at];
+				rgba[target] = byteAt(bytes, at + 2);
+				rgba[target + 1] = byteAt(bytes, at + 1);
+				rgba[target + 2] = byteAt(bytes, at);
 				rgba[target + 3] = 255;
 			} else {
 				const pixel =
@@ -238,9 +250,9 @@ export function decodeBmp(bytes: Buffer): DecodedBitmap {
 	if (opaque || alphaUnused) {
 		const rgb = Buffer.allocUnsafe(width * height * 3);
 		for (let source = 0, target = 0; source < rgba.length; source += 4, target += 3) {
-			rgb[target] = rgba[source];
-			rgb[target + 1] = rgba[source + 1];
-			rgb[target + 2] = rgba[source + 2];
+			rgb[target] = byteAt(rgba, source);
+			rgb[target + 1] = byteAt(rgba, source + 1);
+			rgb[target + 2] = byteAt(rgba, source + 2);
 		}
 		return { width, height, channels: 3, data: rgb };
 	}

@@ -47,7 +47,7 @@ export function detectImageFormat(bytes: Uint8Array): ImageFormat | undefined {
 	}
 	if (bytes.length >= 12 && ascii(bytes, 0, 4) === "RIFF" && ascii(bytes, 8, 12) === "WEBP") return "webp";
 	if (bytes.length >= 18 && bytes[0] === 0x42 && bytes[1] === 0x4d) {
-		const headerSize = bytes[14] | (bytes[15] << 8) | (bytes[16] << 16) | (bytes[17] << 24);
+		const headerSize = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength).getInt32(14, true);
 		if (BMP_HEADER_SIZES.has(headerSize)) return "bmp";
 	}
 	if (startsWith(bytes, [0x49, 0x49, 0x2a, 0x00]) || startsWith(bytes, [0x4d, 0x4d, 0x00, 0x2a])) return "tiff";

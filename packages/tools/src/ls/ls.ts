@@ -35,8 +35,7 @@ export function lsOperationsOn(fs: WorkspaceFileSystem): LsOperations {
 		async readdir(path) {
 			const listing = await fs.readdir(path);
 			const entries: LsEntry[] = new Array(listing.length);
-			for (let index = 0; index < listing.length; index++) {
-				const { name, kind } = listing[index];
+			for (const [index, { name, kind }] of listing.entries()) {
 				entries[index] = { name, type: kind === "symlink" ? await targetType(join(path, name)) : kind };
 			}
 			return entries;

@@ -26,9 +26,12 @@ function countByWords(bytes: Buffer, start: number, end: number): number {
 	const wordCount = (end - index) >>> 2;
 	if (wordCount > 0) {
 		const words = new Uint32Array(bytes.buffer, bytes.byteOffset + index, wordCount);
-		for (let word = 0; word < wordCount; word++) {
+		// An index loop: for-of over the Uint32Array measured several times slower on Node 20.
+		for (let position = 0; position < wordCount; position++) {
+			const word = words[position];
+			if (word === undefined) break;
 			// XOR turns newline bytes into zero bytes; the next two lines set the top bit of exactly the zero bytes.
-			const value = words[word] ^ NEWLINES;
+			const value = word ^ NEWLINES;
 			const spread = (value & LOW_SEVEN_BITS) + LOW_SEVEN_BITS;
 			const zeros = ~(spread | value | LOW_SEVEN_BITS);
 			count += Math.imul(zeros >>> 7, 0x01010101) >>> 24;

@@ -40,7 +40,9 @@ function routePatterns(text: string): PatternRouting {
 			addToScreen(screen, body);
 			continue;
 		}
-		const head = (body.startsWith("/") ? body.slice(1) : body).split("/")[0];
+		const anchored = body.startsWith("/") ? body.slice(1) : body;
+		const slash = anchored.indexOf("/");
+		const head = slash === -1 ? anchored : anchored.slice(0, slash);
 		if (head === "" || GLOB_CHARACTERS.test(head)) routing.anchoredAnywhere = true;
 		else routing.anchoredHeads.add(head);
 	}

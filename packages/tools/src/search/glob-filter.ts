@@ -32,16 +32,18 @@ export function expandBraces(glob: string): string[] {
 				if (commas.length === 0) break;
 				const head = glob.slice(0, open);
 				const tail = expandBraces(glob.slice(index + 1));
-				const bounds = [open, ...commas, index];
 				const results: string[] = [];
-				for (let part = 0; part < bounds.length - 1; part++) {
-					for (const middle of expandBraces(glob.slice(bounds[part] + 1, bounds[part + 1]))) {
+				// Each alternative lies between one bound (the `{` or a comma) and the next (a comma or the `}`).
+				let from = open;
+				for (const to of [...commas, index]) {
+					for (const middle of expandBraces(glob.slice(from + 1, to))) {
 						for (const end of tail) {
 							results.push(head + middle + end);
 							if (results.length > MAX_EXPANSIONS)
 								throw new Error(`The glob ${glob} expands to more than ${MAX_EXPANSIONS} alternatives; simplify it.`);
 						}
 					}
+					from = to;
 				}
 				return results;
 			}

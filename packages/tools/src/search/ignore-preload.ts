@@ -34,7 +34,7 @@ export class PreloadedIgnoreFiles implements IgnoreFileReaderSync {
 	async loadFor(relativePath: string): Promise<void> {
 		const parts = relativePath.split("/");
 		let folder = "";
-		for (let index = 0; index < parts.length; index++) {
+		for (const [index, part] of parts.entries()) {
 			if (!this.loaded.has(folder)) {
 				this.loaded.add(folder);
 				const absolute = join(this.root, folder);
@@ -45,7 +45,7 @@ export class PreloadedIgnoreFiles implements IgnoreFileReaderSync {
 				this.texts.set(gitignore, text);
 				if (hasGit && folder !== "") await readRepositoryExcludes(absolute, this.recording, this.gitUser);
 			}
-			if (index < parts.length - 1) folder = folder === "" ? parts[index] : `${folder}/${parts[index]}`;
+			if (index < parts.length - 1) folder = folder === "" ? part : `${folder}/${part}`;
 		}
 	}
 

@@ -104,6 +104,7 @@ export class IgnoreRules {
 		const entryName = name ?? relativePath.slice(relativePath.lastIndexOf("/") + 1);
 		for (let index = matchers.length - 1; index >= 0; index--) {
 			const matcher = matchers[index];
+			if (matcher === undefined) continue;
 			const local = matcher.strip === 0 ? matcher.prefix + relativePath : relativePath.slice(matcher.strip);
 			const verdict = matcher.file.test(local, entryName, isDirectory);
 			if (verdict !== undefined) return verdict;

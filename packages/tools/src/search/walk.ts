@@ -52,13 +52,13 @@ export async function* walkFiles(root: string, options: WalkOptions): AsyncGener
 	const { operations, filter } = options;
 	const stack: Frame[] = [await openFolder(operations, root, "", options.rules)];
 	let batch: string[] = [];
-	while (stack.length > 0) {
-		const frame = stack[stack.length - 1];
-		if (frame.next >= frame.entries.length) {
+	for (let frame = stack[stack.length - 1]; frame !== undefined; frame = stack[stack.length - 1]) {
+		const entry = frame.entries[frame.next];
+		if (entry === undefined) {
 			stack.pop();
 			continue;
 		}
-		const entry = frame.entries[frame.next++];
+		frame.next++;
 		if (entry.name === ".git") continue;
 		const path = frame.folder === "" ? entry.name : `${frame.folder}/${entry.name}`;
 		if (entry.kind === "directory") {

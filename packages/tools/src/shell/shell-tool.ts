@@ -136,8 +136,10 @@ export function createShellToolDefinition(config: ShellToolConfig): ToolDefiniti
 			});
 		},
 		renderCall(args, theme) {
-			const firstLine = String(args.command ?? "").split("\n", 1)[0];
-			const multiline = String(args.command ?? "").includes("\n");
+			const command = String(args.command ?? "");
+			const newline = command.indexOf("\n");
+			const firstLine = newline === -1 ? command : command.slice(0, newline);
+			const multiline = newline !== -1;
 			const preview =
 				firstLine.length > CALL_PREVIEW_CHARS || multiline ? `${firstLine.slice(0, CALL_PREVIEW_CHARS)} …` : firstLine;
 			const limit = typeof args.timeout === "number" ? theme.dim(` (timeout ${args.timeout}s)`) : "";

@@ -206,7 +206,8 @@ describe("apply_patch: the guarantees edit and write give", () => {
 		await expect(applyPatch("*** Update File: image.png\n-x\n+y")).rejects.toThrow(/binary file/);
 		await expect(applyPatch("*** Update File: latin1.txt\n-x\n+y")).rejects.toThrow(/not valid UTF-8/);
 		const { result } = await applyPatch("*** Delete File: image.png");
-		expect(detailsOf(result).files[0].diff).toContain("-(binary file, 7 bytes)");
+		const [deleted] = detailsOf(result).files;
+		expect(deleted?.diff).toContain("-(binary file, 7 bytes)");
 		await expect(stat(join(folder, "image.png"))).rejects.toThrow(/ENOENT/);
 	});
 

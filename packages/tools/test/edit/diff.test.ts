@@ -6,6 +6,7 @@ import { applyPatch } from "diff";
 import { describe, expect, it } from "vitest";
 import type { TextChange } from "../../src/edit/apply.js";
 import { unifiedDiff } from "../../src/edit/diff.js";
+import { itemAt } from "../helpers/item-at.js";
 
 function applied(text: string, changes: TextChange[]): string {
 	let result = "";
@@ -92,9 +93,11 @@ describe("unifiedDiff", () => {
 			const cuts = Array.from({ length: 2 * (1 + random(4)) }, () => random(text.length + 1)).sort((a, b) => a - b);
 			const changes: TextChange[] = [];
 			for (let index = 0; index < cuts.length; index += 2) {
-				const [start, end] = [cuts[index], cuts[index + 1]];
-				if (end <= start || (changes.length > 0 && start < changes[changes.length - 1].end)) continue;
-				const replacement = ["", "new\n", "n", "\nmore\nlines", "z\n\n"][random(5)];
+				const start = itemAt(cuts, index);
+				const end = itemAt(cuts, index + 1);
+				const previous = changes.at(-1);
+				if (end <= start || (previous !== undefined && start < previous.end)) continue;
+				const replacement = itemAt(["", "new\n", "n", "\nmore\nlines", "z\n\n"], random(5));
 				changes.push({ start, end, replacement });
 			}
 			if (changes.length === 0) continue;

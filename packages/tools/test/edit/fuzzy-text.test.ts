@@ -16,14 +16,14 @@ function reference(source: string): { text: string; positions: number[] } {
 		return BLANKS.has(character) && character !== "\t" ? " " : character;
 	};
 	for (let index = 0; index < source.length; index++) {
-		const character = source[index];
+		const character = source.charAt(index);
 		if (BLANKS.has(character)) {
 			pending.push(index);
 			continue;
 		}
 		if (character !== "\n")
 			for (const position of pending) {
-				text.push(standIn(source[position]));
+				text.push(standIn(source.charAt(position)));
 				positions.push(position);
 			}
 		pending = [];

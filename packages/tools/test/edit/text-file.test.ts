@@ -32,7 +32,7 @@ describe("decodeTextFile", () => {
 			[6, 8],
 			[7, 10],
 			[8, 11],
-		])
+		] as const)
 			expect(toOriginalOffset(file, lfOffset)).toBe(originalOffset);
 	});
 

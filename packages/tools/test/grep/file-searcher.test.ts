@@ -14,7 +14,8 @@ function search(text: string, pattern: string, options: { context?: number; max?
 		searcher.push(Buffer.from(complete.slice(index, index + perRun).join("")), false);
 		index += perRun;
 	}
-	searcher.push(Buffer.from(text.endsWith("\n") ? "" : lines[lines.length - 1]), true);
+	// What follows the last newline: the unfinished last line, or nothing.
+	searcher.push(Buffer.from(text.slice(text.lastIndexOf("\n") + 1)), true);
 	return searcher.lines;
 }
 

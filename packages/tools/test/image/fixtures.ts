@@ -100,7 +100,8 @@ export function encodeBmp(
 			} else {
 				const index = paletteIndex.get([red, green, blue, alpha].join(",")) ?? 0;
 				const bit = x * bitsPerPixel;
-				file[start + (bit >>> 3)] |= index << (8 - bitsPerPixel - (bit & 7));
+				const at = start + (bit >>> 3);
+				file[at] = file.readUInt8(at) | (index << (8 - bitsPerPixel - (bit & 7)));
 			}
 		}
 	}
@@ -111,5 +112,5 @@ export function encodeBmp(
 export async function pixelAt(image: Buffer, x: number, y: number): Promise<Rgba> {
 	const { data, info } = await sharp(image).ensureAlpha().raw().toBuffer({ resolveWithObject: true });
 	const at = (y * info.width + x) * 4;
-	return [data[at], data[at + 1], data[at + 2], data[at + 3]];
+	return [data.readUInt8(at), data.readUInt8(at + 1), data.readUInt8(at + 2), data.readUInt8(at + 3)];
 }

@@ -64,7 +64,8 @@ describe("processImage", () => {
 	it("keeps the first frame of an animated GIF it has to shrink, and says so", async () => {
 		const frames = Buffer.alloc(2400 * 100 * 3 * 3);
 		const frameBytes = frames.length / 3;
-		for (let index = 0; index < frames.length; index++) frames[index] = [250, 5, 128][Math.floor(index / frameBytes)];
+		for (const [frame, value] of [250, 5, 128].entries())
+			frames.fill(value, frame * frameBytes, (frame + 1) * frameBytes);
 		const gif = await sharp(frames, { raw: { width: 2400, height: 300, channels: 3, pageHeight: 100 } })
 			.gif()
 			.toBuffer();

@@ -19,16 +19,16 @@ function expected(content: string, request: Omit<LinePageRequest, "fileSize" | "
 	if (request.offset > total) return { text: "", lineCount: 0, stop: "end", moreLines: false, totalLines: total };
 	const kept: string[] = [];
 	let stop = "end";
-	for (let index = request.offset - 1; index < total; index++) {
+	for (const line of lines.slice(request.offset - 1)) {
 		if (kept.length === request.maxLines) {
 			stop = "lines";
 			break;
 		}
-		if (Buffer.byteLength([...kept, lines[index]].join("\n")) > request.maxBytes) {
+		if (Buffer.byteLength([...kept, line].join("\n")) > request.maxBytes) {
 			stop = "bytes";
 			break;
 		}
-		kept.push(lines[index]);
+		kept.push(line);
 	}
 	const counted = stop === "end" || fileSize <= request.countLinesUpTo;
 	return {

@@ -37,7 +37,7 @@ describe("read: images", () => {
 		expect(result.content).toHaveLength(2);
 		expect(text(result)).toContain("[Image resized from 3000x1000 to 2000x667 (scale 0.67) to fit the model's limits]");
 		const image = result.content[1];
-		if (image.type !== "image") throw new Error("expected an image block");
+		if (image?.type !== "image") throw new Error("expected an image block");
 		const metadata = await sharp(Buffer.from(image.data, "base64")).metadata();
 		expect([metadata.width, metadata.height]).toEqual([2000, 667]);
 		expect(result.structuredContent).toMatchObject({ kind: "image", width: 2000, height: 667, originalWidth: 3000 });

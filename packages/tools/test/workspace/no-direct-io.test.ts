@@ -32,11 +32,15 @@ function sourceFiles(folder: string): string[] {
 /** Every module a file names: static imports, re-exports and dynamic `import("…")`. */
 function importedModules(text: string): string[] {
 	const names: string[] = [];
-	for (const match of text.matchAll(/(?:^|\n)\s*(?:import|export)\b[^"'`;]*?\bfrom\s*["']([^"']+)["']/g))
-		names.push(match[1]);
-	for (const match of text.matchAll(/(?:^|\n)\s*import\s*["']([^"']+)["']/g)) names.push(match[1]);
-	for (const match of text.matchAll(/\bimport\(\s*["']([^"']+)["']\s*\)/g)) names.push(match[1]);
-	for (const match of text.matchAll(/\brequire\(\s*["']([^"']+)["']\s*\)/g)) names.push(match[1]);
+	const patterns = [
+		/(?:^|\n)\s*(?:import|export)\b[^"'`;]*?\bfrom\s*["']([^"']+)["']/g,
+		/(?:^|\n)\s*import\s*["']([^"']+)["']/g,
+		/\bimport\(\s*["']([^"']+)["']\s*\)/g,
+		/\brequire\(\s*["']([^"']+)["']\s*\)/g,
+	];
+	// Each pattern's one group is not optional, so every match names a module.
+	for (const pattern of patterns)
+		for (const [, name] of text.matchAll(pattern)) if (name !== undefined) names.push(name);
 	return names;
 }
 

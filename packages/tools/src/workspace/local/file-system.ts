@@ -121,9 +121,7 @@ export const localFileSystem: WorkspaceFileSystem = {
 	readlink: (path) => readlink(path),
 	async readdir(path) {
 		const dirents = readdirSync(path, { withFileTypes: true });
-		const entries: WorkspaceDirEntry[] = new Array(dirents.length);
-		for (let index = 0; index < dirents.length; index++) entries[index] = entryOf(dirents[index]);
-		return entries;
+		return dirents.map((dirent) => entryOf(dirent));
 	},
 	async open(path) {
 		const descriptor = openSync(path, constants.O_RDONLY);

@@ -133,7 +133,7 @@ async function waitUntilGone(pgid: number | undefined, marked: number[], limitMs
 function isAlive(pid: number): boolean {
 	if (!sendSignal(pid, 0)) return false;
 	if (process.platform !== "linux") return true;
-	return isLiving(stateOf(readProc(pid, "stat")));
+	return isLiving(stateOf(stateFields(readProc(pid, "stat"))));
 }
 
 /** A file of `/proc/<pid>/`, or "" when it cannot be read. Synchronous: /proc is memory, not disk. */
@@ -150,9 +150,10 @@ function stateFields(stat: string): string[] {
 	return stat.slice(stat.lastIndexOf(")") + 2).split(" ");
 }
 
-/** The state letter of a `/proc/<pid>/stat` line. */
-function stateOf(stat: string): string {
-	return stateFields(stat)[0];
+/** The state letter among the fields of `stateFields` (empty for an unreadable line). */
+function stateOf(fields: readonly string[]): string {
+	// `split` always gives at least one field, so the state is there.
+	return fields[0] ?? "";
 }
 
 interface ProcessEntry {
@@ -177,7 +178,7 @@ function processTable(): ProcessEntry[] {
 		const stat = readProc(entry, "stat");
 		if (stat === "") continue;
 		const fields = stateFields(stat);
-		table.push({ pid: Number(entry), state: fields[0], pgrp: Number(fields[2]), start: Number(fields[19]) });
+		table.push({ pid: Number(entry), state: stateOf(fields), pgrp: Number(fields[2]), start: Number(fields[19]) });
 	}
 	return table;
 }
