@@ -154,7 +154,9 @@ export function parseCliArguments(input: readonly string[]): CliOptions {
 	const flags = new Set<string>();
 	const positionals: string[] = [];
 	for (let index = 0; index < argv.length; index++) {
-		const token = expandShortFlags(argv[index], argv, index);
+		const argument = argv[index];
+		if (argument === undefined) throw new Error(`Argument ${index} of ${argv.length} is missing`);
+		const token = expandShortFlags(argument, argv, index);
 		if (token === "--") {
 			positionals.push(...argv.slice(index + 1));
 			break;

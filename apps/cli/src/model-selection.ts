@@ -57,6 +57,7 @@ export function selectModel(choice: ModelChoice, env: NodeJS.ProcessEnv = proces
 		);
 	}
 	const id = choice.model ?? DEFAULT_MODELS[provider];
+	if (id === undefined) throw usageError(`Provider "${provider}" has no default model; pass --model`);
 	let model: Model;
 	try {
 		model = getModel(provider, id);
@@ -106,7 +107,7 @@ function selectOpenAIBaseUrl(choice: ModelChoice, baseUrl: string, env: NodeJS.P
 	if (!/^https?:\/\/[^/]/.test(baseUrl)) {
 		throw usageError(`OPENAI_BASE_URL must be an http(s) URL, e.g. http://127.0.0.1:11434/v1 (got "${baseUrl}")`);
 	}
-	const id = choice.model ?? DEFAULT_MODELS.openai;
+	const id = choice.model ?? DEFAULT_MODEL_IDS.openai;
 	const known = getModels("openai").find((model) => model.id === id);
 	if (known === undefined) return selectCustomEndpoint({ ...choice, model: id, baseUrl, provider: "openai" }, env);
 	const apiKey = choice.apiKey ?? nonEmpty(env.OPENAI_API_KEY);

@@ -100,7 +100,7 @@ function promptLine(content: unknown): string {
 						.map((block: { type?: unknown; text?: unknown }) => (block?.type === "text" ? String(block.text) : ""))
 						.join(" ")
 				: "";
-	const line = text.trim().split("\n")[0].trim();
+	const line = (text.trim().split("\n")[0] ?? "").trim();
 	return line.length > 80 ? `${line.slice(0, 79)}…` : line;
 }
 
@@ -119,7 +119,8 @@ export function findSession(reference: string, key: string, home?: string): stri
 	const wanted = reference.toLowerCase();
 	const sessions = listSessions(key, home);
 	const matches = sessions.filter((session) => session.id.toLowerCase().startsWith(wanted));
-	if (matches.length === 1) return matches[0].path;
+	const [only] = matches;
+	if (only !== undefined && matches.length === 1) return only.path;
 	if (matches.length > 1) {
 		const ids = matches.slice(0, 5).map((session) => session.id.slice(0, Math.max(SHORT_ID, wanted.length + 2)));
 		throw usageError(

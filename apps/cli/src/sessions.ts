@@ -11,7 +11,7 @@ export function sessionsRoot(home: string = homedir()): string {
 /** A working folder's path with separators as dashes, e.g. `home-ada-shop` (the readable part of its key). */
 export function cwdSlug(cwd: string): string {
 	const slug = resolve(cwd)
-		.replace(/^[A-Za-z]:/, (drive) => drive[0])
+		.replace(/^[A-Za-z]:/, (drive) => drive.charAt(0))
 		.replace(/[\\/:]+/g, "-")
 		.replace(/^-+|-+$/g, "");
 	return slug === "" ? "root" : slug;
@@ -49,7 +49,7 @@ function transcriptHeader(path: string): { cwd?: unknown; id?: unknown } | undef
 		descriptor = openSync(path, "r");
 		const buffer = Buffer.alloc(4096);
 		const read = readSync(descriptor, buffer, 0, buffer.length, 0);
-		const header: unknown = JSON.parse(buffer.subarray(0, read).toString("utf8").split("\n")[0]);
+		const header: unknown = JSON.parse(buffer.subarray(0, read).toString("utf8").split("\n")[0] ?? "");
 		return typeof header === "object" && header !== null ? header : undefined;
 	} catch {
 		return undefined;

@@ -13,9 +13,9 @@ function refused(path: string, why: string, rules: readonly string[]): CliError 
 
 /** The file's indentation (a tab, or its first indented line's spaces), so a rewrite keeps its look. */
 export function indentationOf(text: string): string {
-	const indented = /\n([ \t]+)\S/.exec(text);
-	if (!indented) return "\t";
-	return indented[1].startsWith("\t") ? "\t" : indented[1];
+	const [, indentation] = /\n([ \t]+)\S/.exec(text) ?? [];
+	if (indentation === undefined) return "\t";
+	return indentation.startsWith("\t") ? "\t" : indentation;
 }
 
 /** The file's text, the real file behind a link, and its mode; undefined when there is none. */

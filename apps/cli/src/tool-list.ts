@@ -10,6 +10,7 @@ import {
 } from "@gantry/coding-agent";
 import type { Theme, ToolAnnotations } from "@gantry/extensions";
 import { describeMcpStatus } from "@gantry/mcp";
+import { alignedTable } from "./aligned-table.js";
 import { mcpServersOf } from "./mcp-servers.js";
 import { visibleWidth } from "./tui/ansi.js";
 
@@ -117,10 +118,6 @@ export function describePermission(permission: ToolPermission, cwd?: string): st
 	return [decided, ...conditional].join(" ");
 }
 
-function pad(text: string, width: number): string {
-	return text + " ".repeat(Math.max(0, width - visibleWidth(text)));
-}
-
 const LIST_MARKS = { allow: "+", deny: "-", ask: "?" } as const;
 
 /**
@@ -169,15 +166,10 @@ export function formatToolTable(entries: readonly ToolListEntry[], theme: Theme)
 		...(namespaced ? [entry.namespace ?? "-"] : []),
 		theme.muted(entry.mcpServer ? `MCP server ${entry.mcpServer.name}: ${entry.mcpServer.status}` : entry.source),
 	]);
-	const widths = header.map((title, column) => Math.max(title.length, ...rows.map((row) => visibleWidth(row[column]))));
-	const line = (cells: string[]) =>
-		cells
-			.map((cell, column) => (column === cells.length - 1 ? cell : pad(cell, widths[column])))
-			.join("  ")
-			.trimEnd();
+	const table = alignedTable(header, rows, visibleWidth);
 	return [
-		theme.muted(line(header)),
-		...rows.map(line),
+		theme.muted(table.header.trimEnd()),
+		...table.rows.map((line) => line.trimEnd()),
 		theme.muted(
 			"PERMISSION: what a call does without further rules, and the rule or mode that decides (+rule allows some calls, -rule denies some, ?rule asks)",
 		),

@@ -4,6 +4,7 @@ import type { ScriptedLlmServer } from "@gantry/ai/testing";
 import { describe, expect, it } from "vitest";
 import { parseCliArguments } from "../src/args.js";
 import { type CliWorkspace, useCliFixture } from "./helpers/cli-fixture.js";
+import { requestBody } from "./helpers/recorded-requests.js";
 import { runCli } from "./helpers/run-cli.js";
 
 let workspace: CliWorkspace;
@@ -77,9 +78,9 @@ describe("everyday fixes", () => {
 	it("says each guideline of the system prompt once", async () => {
 		server.enqueue({ text: "ok" });
 		expect((await gantry(["hi"])).code).toBe(0);
-		const system = (server.requests[0].body.messages as { role: string; content: string }[])[0];
-		expect(system.role).toBe("system");
-		const guidelines = system.content.split("\n").filter((line) => line.startsWith("- ") && !/^- \w+: /.test(line));
+		const [system] = requestBody(server, 0).messages as { role: string; content: string }[];
+		expect(system?.role).toBe("system");
+		const guidelines = system!.content.split("\n").filter((line) => line.startsWith("- ") && !/^- \w+: /.test(line));
 		const about = (pattern: RegExp) => guidelines.filter((line) => pattern.test(line));
 		expect(about(/new files/i)).toHaveLength(1);
 		expect(about(/read (a|the) file before/i)).toHaveLength(1);

@@ -25,7 +25,7 @@ function oneLine(stderr: string): string {
 	const lines = stderr.trim().split("\n");
 	if (lines.length === 2) expect(lines[1]).toMatch(/^Session: \S+\.jsonl \(go on with: gantry --resume [0-9a-f]{8}\)$/);
 	expect(lines.length).toBeLessThanOrEqual(2);
-	return lines[0];
+	return lines[0] ?? "";
 }
 
 describe("model request failures", () => {
@@ -87,7 +87,7 @@ describe("model request failures", () => {
 		server.enqueue({ text: "Thought hard." });
 		const run = await gantry(["--thinking", "high", "hi"]);
 		expect(run.code).toBe(0);
-		expect(server.requests[0].body.reasoning_effort).toBe("high");
+		expect(server.requests[0]?.body.reasoning_effort).toBe("high");
 		const bad = await gantry(["--thinking", "extreme", "hi"]);
 		expect(bad.code).toBe(2);
 		expect(bad.stderr).toContain('--thinking must be one of minimal, low, medium, high (got "extreme")');

@@ -1,10 +1,11 @@
 import { existsSync, mkdirSync, readdirSync, readFileSync, utimesSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import type { ScriptedLlmServer } from "@gantry/ai/testing";
-import { describe, expect, it } from "vitest";
+import { assert, describe, expect, it } from "vitest";
 import { pruneOutputFolders } from "../src/output-files.js";
 import { sessionFolder, sessionsRoot } from "../src/sessions.js";
 import { type CliWorkspace, useCliFixture } from "./helpers/cli-fixture.js";
+import { requestBody } from "./helpers/recorded-requests.js";
 import { runCli } from "./helpers/run-cli.js";
 
 let workspace: CliWorkspace;
@@ -22,7 +23,7 @@ describe("full-output files", () => {
 			home: workspace.home,
 		});
 		expect(run.code).toBe(0);
-		const result = (server.requests[1].body.messages as { role: string; content: string }[]).find(
+		const result = (requestBody(server, 1).messages as { role: string; content: string }[]).find(
 			(message) => message.role === "tool",
 		);
 		const path = /Full output: ([^\s\]]+)/.exec(String(result?.content))?.[1];
@@ -30,6 +31,7 @@ describe("full-output files", () => {
 		const folder = sessionFolder(workspace.project, workspace.home);
 		expect(path?.startsWith(`${folder}/`)).toBe(true);
 		const [transcript] = readdirSync(folder).filter((name) => name.endsWith(".jsonl"));
+		assert.isDefined(transcript);
 		expect(path).toContain(`${transcript.replace(/\.jsonl$/, "")}.output/`);
 		expect(readFileSync(path as string, "utf8").split("\n")[29_999]).toBe("30000");
 		expect(run.stderr).toContain(`full output: ${path}`);

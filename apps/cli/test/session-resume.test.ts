@@ -1,9 +1,10 @@
 import { mkdirSync, utimesSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import type { ScriptedLlmServer } from "@gantry/ai/testing";
-import { describe, expect, it } from "vitest";
+import { assert, describe, expect, it } from "vitest";
 import { sessionFolder } from "../src/sessions.js";
 import { type CliWorkspace, useCliFixture } from "./helpers/cli-fixture.js";
+import { requestBody } from "./helpers/recorded-requests.js";
 import { runCli } from "./helpers/run-cli.js";
 
 let workspace: CliWorkspace;
@@ -21,7 +22,7 @@ function gantry(args: string[]) {
 }
 
 function sent(index: number): unknown[] {
-	const messages = server.requests[index].body.messages as { role: string; content: unknown }[];
+	const messages = requestBody(server, index).messages as { role: string; content: unknown }[];
 	return messages.filter((message) => message.role !== "system").map((message) => message.content);
 }
 
@@ -51,6 +52,8 @@ describe("sessions to come back to", () => {
 		expect(first.code).toBe(0);
 		expect(first.stdout).toBe("Noted: the cat is called Tom.\n");
 		const [, path, id] = SESSION_LINE.exec(first.stderr) ?? [];
+		assert.isDefined(path);
+		assert.isDefined(id);
 		expect(path.startsWith(sessionFolder(workspace.project, workspace.home))).toBe(true);
 
 		const second = await gantry(["--resume", id.slice(0, 4), "-p", "What is my cat called?"]);

@@ -3,6 +3,7 @@ import { join } from "node:path";
 import { type ScriptedLlmServer, startScriptedLlmServer } from "@gantry/ai/testing";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { chooseSessionFile, cwdSlug, latestSessionFile, sessionFolder, sessionKey } from "../src/sessions.js";
+import { requestBody } from "./helpers/recorded-requests.js";
 import { makeWorkspace, runCli } from "./helpers/run-cli.js";
 
 let workspace: ReturnType<typeof makeWorkspace>;
@@ -92,7 +93,7 @@ describe("resuming sessions", () => {
 	}
 
 	function userTexts(index: number): unknown[] {
-		const messages = server.requests[index].body.messages as { role: string; content: unknown }[];
+		const messages = requestBody(server, index).messages as { role: string; content: unknown }[];
 		return messages.filter((message) => message.role !== "system").map((message) => message.content);
 	}
 
@@ -115,6 +116,6 @@ describe("resuming sessions", () => {
 		expect((await gantry(["--session", file, "second"])).code).toBe(0);
 		expect(userTexts(1)).toEqual(["first", "First answer.", "second"]);
 		const lines = readFileSync(file, "utf8").trim().split("\n");
-		expect(JSON.parse(lines[0])).toMatchObject({ type: "session", cwd: workspace.project });
+		expect(JSON.parse(lines[0] ?? "")).toMatchObject({ type: "session", cwd: workspace.project });
 	});
 });

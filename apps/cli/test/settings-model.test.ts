@@ -63,7 +63,7 @@ describe("settings model and provider", () => {
 		writeSettings("project", { provider: "anthropic", model: "claude-from-settings" });
 		server.enqueue({ text: "ok" });
 		expect((await gantry(["--base-url", server.anthropicBaseUrl])).code).toBe(0);
-		expect(server.requests[0].format).toBe("anthropic");
+		expect(server.requests[0]?.format).toBe("anthropic");
 		expect(requestedModel(0)).toBe("claude-from-settings");
 
 		// OPENAI_BASE_URL serves OpenAI's catalogue: --provider openai takes its default, not Anthropic's model.

@@ -5,6 +5,7 @@ import { join } from "node:path";
 import { type ScriptedLlmServer, startScriptedLlmServer } from "@gantry/ai/testing";
 import { startTestSshServer, type TestSshServer } from "@gantry/ssh/testing";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { requestBody } from "./helpers/recorded-requests.js";
 import { CLI_ENTRY, makeWorkspace, runCli } from "./helpers/run-cli.js";
 import { HAS_TMUX, TmuxTerminal } from "./helpers/tmux.js";
 
@@ -95,7 +96,7 @@ function gantry(args: string[], localGantry?: string) {
 }
 
 function toolResults(request: number): string {
-	const body = llm.requests[request].body as { messages: { role: string; content: unknown }[] };
+	const body = requestBody(llm, request) as { messages: { role: string; content: unknown }[] };
 	return JSON.stringify(body.messages.filter((message) => message.role === "tool").map((message) => message.content));
 }
 

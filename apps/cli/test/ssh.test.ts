@@ -4,6 +4,7 @@ import { type ScriptedLlmServer, startScriptedLlmServer } from "@gantry/ai/testi
 import { startTestSshServer, type TestSshServer } from "@gantry/ssh/testing";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { parseSshTarget } from "../src/remote/ssh-target.js";
+import { requestBody } from "./helpers/recorded-requests.js";
 import { makeWorkspace, runCli } from "./helpers/run-cli.js";
 
 let sshd: TestSshServer;
@@ -48,7 +49,7 @@ describe("gantry --ssh", () => {
 		const run = await gantry(["--ssh", target, "-i", keyFile, "--cwd", remoteFolder, "-p", "What is here?"]);
 		expect(run.stdout).toBe("Two files.\n");
 		expect(run.code).toBe(0);
-		const request = llm.requests[1].body as { messages: { role: string; content: unknown }[] };
+		const request = requestBody(llm, 1) as { messages: { role: string; content: unknown }[] };
 		const system = JSON.stringify(request.messages.find((message) => message.role === "system")?.content);
 		expect(system).toContain(`${remoteFolder} (on ${target})`);
 		const toolResult = request.messages.find((message) => message.role === "tool");

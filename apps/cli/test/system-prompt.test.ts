@@ -3,6 +3,7 @@ import { join } from "node:path";
 import type { ScriptedLlmServer } from "@gantry/ai/testing";
 import { beforeEach, describe, expect, it } from "vitest";
 import { type CliWorkspace, useCliFixture } from "./helpers/cli-fixture.js";
+import { requestBody } from "./helpers/recorded-requests.js";
 import { runCli } from "./helpers/run-cli.js";
 
 let workspace: CliWorkspace;
@@ -33,9 +34,9 @@ function gantry(args: string[]) {
 }
 
 function systemPrompt(index = 0): string {
-	const messages = server.requests[index].body.messages as { role: string; content: string }[];
-	expect(messages[0].role).toBe("system");
-	return messages[0].content;
+	const [first] = requestBody(server, index).messages as { role: string; content: string }[];
+	expect(first?.role).toBe("system");
+	return first!.content;
 }
 
 describe("the system prompt of a run", () => {

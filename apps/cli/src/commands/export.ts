@@ -15,14 +15,15 @@ Sessions live under ~/.gantry/sessions/<folder>-<hash>/; /session in interactive
 export async function runExportCommand(argv: readonly string[], io: CliIo, cwd = process.cwd()): Promise<number> {
 	let input: string | undefined;
 	let output: string | undefined;
-	for (let index = 0; index < argv.length; index++) {
-		const word = argv[index];
+	// One iterator, so an option takes the word after it as its value.
+	const remaining = argv.values();
+	for (const word of remaining) {
 		if (word === "-h" || word === "--help") {
 			io.stdout.write(EXPORT_HELP);
 			return 0;
 		}
 		if (word === "-o" || word === "--output") {
-			const value = argv[++index];
+			const value = remaining.next().value;
 			if (value === undefined || value === "") throw usageError(`${word} needs a file name, e.g. ${word} session.html`);
 			output = value;
 		} else if (word.startsWith("--output=")) output = word.slice("--output=".length);

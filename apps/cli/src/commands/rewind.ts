@@ -25,8 +25,9 @@ export async function runRewindCommand(argv: readonly string[], io: CliIo): Prom
 	const words: string[] = [];
 	const what: RewindOptions = {};
 	let cwd: string | undefined;
-	for (let index = 0; index < argv.length; index++) {
-		const word = argv[index];
+	// One iterator, so an option takes the word after it as its value.
+	const remaining = argv.values();
+	for (const word of remaining) {
 		if (word === "-h" || word === "--help") {
 			io.stdout.write(REWIND_HELP);
 			return 0;
@@ -34,7 +35,7 @@ export async function runRewindCommand(argv: readonly string[], io: CliIo): Prom
 		if (word === "--code") what.code = true;
 		else if (word === "--conversation") what.conversation = true;
 		else if (word === "--cwd" || word === "-C") {
-			cwd = argv[++index];
+			cwd = remaining.next().value;
 			if (cwd === undefined || cwd === "") throw usageError(`${word} needs a folder, e.g. ${word} ~/project`);
 		} else if (word.startsWith("--cwd=")) cwd = word.slice("--cwd=".length);
 		else if (word.startsWith("-")) throw usageError(`Unknown option for rewind: ${word} (gantry rewind --help)`);

@@ -1,3 +1,4 @@
+import { alignedTable } from "../aligned-table.js";
 import type { CliOptions } from "../args.js";
 import type { CliIo } from "../io.js";
 import { openRemoteWorkspace } from "../remote/remote-session.js";
@@ -46,8 +47,6 @@ export function formatSessionTable(
 		session.firstPrompt === "" ? "(no prompt yet)" : session.firstPrompt,
 	]);
 	const header = ["ID", "LAST ACTIVE", "TURNS", "COST", "FIRST PROMPT"];
-	const widths = header.map((title, column) => Math.max(title.length, ...rows.map((row) => row[column].length)));
-	const line = (cells: string[]) =>
-		cells.map((cell, column) => (column === cells.length - 1 ? cell : cell.padEnd(widths[column]))).join("  ");
-	return [theme.muted(line(header)), ...rows.map(line)];
+	const table = alignedTable(header, rows, (text) => text.length);
+	return [theme.muted(table.header), ...table.rows];
 }

@@ -6,8 +6,7 @@ export const DEMO_PROMPT = "The cart total is wrong and `node --test` fails. Fin
 /** The tool results the model received since its last message, by tool name. */
 function latestResults(context: Context): ToolResultMessage[] {
 	const results: ToolResultMessage[] = [];
-	for (let index = context.messages.length - 1; index >= 0; index--) {
-		const message = context.messages[index];
+	for (const message of context.messages.toReversed()) {
 		if (message.role !== "toolResult") break;
 		results.unshift(message);
 	}

@@ -17,23 +17,23 @@ export function markdownToHtml(text: string): string {
 	let code: string[] | undefined;
 	let fence = "";
 	for (const line of text.split("\n")) {
-		const fenceMatch = /^\s*(`{3,}|~{3,})/.exec(line);
+		const [, fenceMarks] = /^\s*(`{3,}|~{3,})/.exec(line) ?? [];
 		if (code !== undefined) {
-			if (fenceMatch && fenceMatch[1][0] === fence[0] && fenceMatch[1].length >= fence.length) {
+			if (fenceMarks !== undefined && fenceMarks[0] === fence[0] && fenceMarks.length >= fence.length) {
 				out.push(`<pre><code>${escapeHtml(code.join("\n"))}</code></pre>`);
 				code = undefined;
 			} else code.push(line);
 			continue;
 		}
-		if (fenceMatch) {
+		if (fenceMarks !== undefined) {
 			code = [];
-			fence = fenceMatch[1];
+			fence = fenceMarks;
 			continue;
 		}
 		if (line.trim() === "") continue;
 		const escaped = escapeHtml(line);
-		const heading = /^(#{1,6})\s+(.*)$/.exec(escaped);
-		if (heading) out.push(`<h4>${inline(heading[2])}</h4>`);
+		const [, , heading] = /^(#{1,6})\s+(.*)$/.exec(escaped) ?? [];
+		if (heading !== undefined) out.push(`<h4>${inline(heading)}</h4>`);
 		else if (/^\s*[-*+]\s+/.test(line)) out.push(`<p>• ${inline(escaped.replace(/^\s*[-*+]\s+/, ""))}</p>`);
 		else out.push(`<p>${inline(escaped)}</p>`);
 	}

@@ -32,8 +32,11 @@ export class KeyInput {
 			meta: key?.meta ?? false,
 			shift: key?.shift ?? false,
 		};
+		// Over the live list, not a copy: a handler may push or remove handlers while it runs.
 		for (let index = this.#handlers.length - 1; index >= 0; index--) {
-			if (this.#handlers[index](press)) return;
+			const handler = this.#handlers[index];
+			if (handler === undefined) throw new Error(`Key handler ${index} was removed while a key was handled`);
+			if (handler(press)) return;
 		}
 	};
 

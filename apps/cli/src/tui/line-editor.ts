@@ -157,7 +157,9 @@ export class LineEditor {
 		if (next < 0 || next > this.#history.length) return "ignored";
 		if (this.#historyIndex === this.#history.length) this.#draft = this.#chars;
 		this.#historyIndex = next;
-		this.#chars = next === this.#history.length ? this.#draft : Array.from(this.#history[next]);
+		// Past the newest entry lies the draft being typed before browsing began.
+		const entry = this.#history[next];
+		this.#chars = entry === undefined ? this.#draft : Array.from(entry);
 		this.#cursor = this.#chars.length;
 		return "changed";
 	}

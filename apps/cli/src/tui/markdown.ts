@@ -14,11 +14,14 @@ export function styleInline(text: string, theme: Theme): string {
 			break;
 		}
 		out += rest.slice(0, match.index);
-		if (match[1] !== undefined) out += theme.accent(match[2]);
-		else if (match[3] !== undefined) out += theme.bold(styleInline(match[3], theme));
-		else if (match[4] !== undefined) out += theme.bold(styleInline(match[4], theme));
-		else out += theme.italic(match[5]);
-		rest = rest.slice(match.index + match[0].length);
+		// Each alternative has its own groups, and those of the alternative that matched all took part.
+		const [whole, , code, starred, underlined, italic] = match;
+		if (code !== undefined) out += theme.accent(code);
+		else if (starred !== undefined) out += theme.bold(styleInline(starred, theme));
+		else if (underlined !== undefined) out += theme.bold(styleInline(underlined, theme));
+		else if (italic !== undefined) out += theme.italic(italic);
+		else throw new Error(`No alternative of the inline pattern took part in matching ${whole}`);
+		rest = rest.slice(match.index + whole.length);
 	}
 	return out;
 }
@@ -41,31 +44,40 @@ export class MarkdownLines {
 	/** The styled form of the next line of the answer. */
 	line(text: string): string {
 		const theme = this.#theme;
-		const fence = /^\s*(`{3,}|~{3,})(.*)$/.exec(text);
+		// Every group below takes part whenever its pattern matches, so a defined group means a match.
+		const [, fenceMarks, afterFence] = /^\s*(`{3,}|~{3,})(.*)$/.exec(text) ?? [];
 		if (this.#fence !== undefined) {
-			if (fence && fence[1][0] === this.#fence[0] && fence[1].length >= this.#fence.length && fence[2].trim() === "") {
+			if (
+				fenceMarks !== undefined &&
+				afterFence !== undefined &&
+				fenceMarks[0] === this.#fence[0] &&
+				fenceMarks.length >= this.#fence.length &&
+				afterFence.trim() === ""
+			) {
 				this.#fence = undefined;
 				return theme.muted(text);
 			}
 			return theme.accent(text);
 		}
-		if (fence) {
-			this.#fence = fence[1];
+		if (fenceMarks !== undefined) {
+			this.#fence = fenceMarks;
 			return theme.muted(text);
 		}
-		const heading = /^(#{1,6})\s+(.*?)\s*#*\s*$/.exec(text);
-		if (heading) {
-			const title = styleInline(heading[2], theme);
-			return heading[1].length <= 2 ? theme.bold(theme.accent(title)) : theme.bold(title);
+		const [, hashes, heading] = /^(#{1,6})\s+(.*?)\s*#*\s*$/.exec(text) ?? [];
+		if (hashes !== undefined && heading !== undefined) {
+			const title = styleInline(heading, theme);
+			return hashes.length <= 2 ? theme.bold(theme.accent(title)) : theme.bold(title);
 		}
-		const bullet = /^(\s*)[-*+]\s+(.*)$/.exec(text);
-		if (bullet && !/^\s*([-*_])(\s*\1){2,}\s*$/.test(text)) {
-			return `${bullet[1]}${theme.accent("•")} ${styleInline(bullet[2], theme)}`;
+		const [, bulletIndent, bulletText] = /^(\s*)[-*+]\s+(.*)$/.exec(text) ?? [];
+		if (bulletIndent !== undefined && bulletText !== undefined && !/^\s*([-*_])(\s*\1){2,}\s*$/.test(text)) {
+			return `${bulletIndent}${theme.accent("•")} ${styleInline(bulletText, theme)}`;
 		}
-		const numbered = /^(\s*)(\d+[.)])\s+(.*)$/.exec(text);
-		if (numbered) return `${numbered[1]}${theme.accent(numbered[2])} ${styleInline(numbered[3], theme)}`;
-		const quote = /^\s*>\s?(.*)$/.exec(text);
-		if (quote) return `${theme.muted("│")} ${theme.italic(styleInline(quote[1], theme))}`;
+		const [, numberIndent, number, numberedText] = /^(\s*)(\d+[.)])\s+(.*)$/.exec(text) ?? [];
+		if (numberIndent !== undefined && number !== undefined && numberedText !== undefined) {
+			return `${numberIndent}${theme.accent(number)} ${styleInline(numberedText, theme)}`;
+		}
+		const [, quoted] = /^\s*>\s?(.*)$/.exec(text) ?? [];
+		if (quoted !== undefined) return `${theme.muted("│")} ${theme.italic(styleInline(quoted, theme))}`;
 		if (/^\s*([-*_])(\s*\1){2,}\s*$/.test(text)) return theme.muted("─".repeat(20));
 		return styleInline(text, theme);
 	}

@@ -76,7 +76,7 @@ export function replayConversation(
 	for (const message of messages.slice(start)) {
 		const role = (message as { role?: string }).role;
 		if (role === "user") {
-			const [first, ...rest] = userText(message as UserMessage).split("\n");
+			const [first = "", ...rest] = userText(message as UserMessage).split("\n");
 			target.commit([`${theme.accent("› ")}${theme.bold(first)}`, ...rest.map((line) => `  ${line}`), ""]);
 		} else if (role === "assistant") {
 			const assistant = message as AssistantMessage;

@@ -62,7 +62,7 @@ export class TerminalUI implements ExtensionUI {
 		let selected = 0;
 		const draw = () => {
 			const lines = [
-				`${theme.warning("?")} ${theme.bold(titleLines[0])}`,
+				`${theme.warning("?")} ${theme.bold(titleLines[0] ?? "")}`,
 				...titleLines.slice(1).map((line) => `  ${theme.muted(line)}`),
 				...options.map((option, index) => {
 					const hint = keysFor[index] ? theme.muted(` (${keysFor[index]})`) : "";

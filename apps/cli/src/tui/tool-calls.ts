@@ -73,8 +73,8 @@ export class ToolCallTracker {
 
 	/** Removes and returns the finished roots at the front of the list. */
 	takeFinished(): ToolCallState[] {
-		let count = 0;
-		while (count < this.#roots.length && this.#roots[count].done) count++;
+		const firstRunning = this.#roots.findIndex((call) => !call.done);
+		const count = firstRunning === -1 ? this.#roots.length : firstRunning;
 		const finished = this.#roots.slice(0, count);
 		this.#roots = this.#roots.slice(count);
 		for (const call of finished) this.#forget(call);

@@ -117,8 +117,8 @@ describe("/rewind", () => {
 		};
 		const printed: string[] = [];
 		const prompt = await rewindInteractively(session, ui as never, plainTheme, (lines) => printed.push(...lines));
-		expect(questions[0].options).toEqual(["2. write two  ·  one.txt, two.txt", "1. write one  ·  one.txt, two.txt"]);
-		expect(questions[1].options).toEqual(["Code and conversation", "Conversation only", "Code only"]);
+		expect(questions[0]?.options).toEqual(["2. write two  ·  one.txt, two.txt", "1. write one  ·  one.txt, two.txt"]);
+		expect(questions[1]?.options).toEqual(["Code and conversation", "Conversation only", "Code only"]);
 		expect(prompt).toBe("write one");
 		expect(printed).toEqual([
 			"Files rewound: 1.",

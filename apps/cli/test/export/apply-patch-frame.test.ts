@@ -4,7 +4,7 @@ import { join } from "node:path";
 import { createFauxModel } from "@gantry/ai";
 import { createAgentSession } from "@gantry/coding-agent";
 import { plainTheme } from "@gantry/extensions";
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { afterEach, assert, beforeEach, describe, expect, it } from "vitest";
 import { runSlashCommand } from "../../src/tui/slash-commands.js";
 import { ToolCallTracker } from "../../src/tui/tool-calls.js";
 import { renderToolFrame } from "../../src/tui/tool-frame.js";
@@ -51,6 +51,7 @@ describe("apply_patch in the CLI's frames", () => {
 		await session.prompt("Fix the greeting");
 		expect(readFileSync(join(dir, "app.js"), "utf8")).toBe('console.log("start");\nconsole.log("hello");\n');
 		const [call] = tracker.takeAll();
+		assert.isDefined(call);
 		const frame = renderToolFrame(call, {
 			theme: plainTheme,
 			getDefinition: (name) => session.getToolDefinition(name),

@@ -208,6 +208,7 @@ describe("gantry export in a real browser", () => {
 		await tab.goto(pathToFileURL(join(dir, "big-page.html")).href, { waitUntil: "load" });
 		const loadMs = await tab.evaluate(() => {
 			const [navigation] = performance.getEntriesByType("navigation") as PerformanceNavigationTiming[];
+			if (navigation === undefined) throw new Error("The page has no navigation timing entry");
 			return navigation.loadEventEnd - navigation.startTime;
 		});
 		expect(await tab.locator("details.tool").count()).toBe(500);

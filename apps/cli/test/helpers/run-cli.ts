@@ -33,6 +33,7 @@ export interface RunCliOptions {
 export function runCli(args: string[], options: RunCliOptions): Promise<CliRun> {
 	return new Promise((resolve, reject) => {
 		const [program, ...programArgs] = [...(options.wrapper ?? []), process.execPath, CLI_ENTRY, ...args];
+		if (program === undefined) throw new Error("runCli: the command line is empty");
 		const child = spawn(program, programArgs, {
 			cwd: options.cwd,
 			env: { PATH: process.env.PATH ?? "", HOME: options.home ?? options.cwd, ...options.env },

@@ -2,6 +2,7 @@ import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { startInteractiveGantry, useInteractiveFixture } from "../helpers/interactive-fixture.js";
+import { requestBody } from "../helpers/recorded-requests.js";
 import { runCli } from "../helpers/run-cli.js";
 import { HAS_TMUX } from "../helpers/tmux.js";
 
@@ -76,7 +77,7 @@ describe.skipIf(!HAS_TMUX)("interactive mode for daily use", () => {
 		await gantry.waitFor("first line↵second line");
 		gantry.press("Enter");
 		await gantry.waitFor("Got both lines.");
-		const messages = cli.server.requests[0].body.messages as { role: string; content: unknown }[];
+		const messages = requestBody(cli.server, 0).messages as { role: string; content: unknown }[];
 		expect(JSON.stringify(messages.at(-1)?.content)).toContain("Explain: first line\\nsecond line");
 	});
 
@@ -92,7 +93,7 @@ describe.skipIf(!HAS_TMUX)("interactive mode for daily use", () => {
 		await gantry.waitFor("› follow up");
 		gantry.press("Enter");
 		await gantry.waitFor("Second answer.");
-		const second = cli.server.requests[1].body.messages as { role: string; content: unknown }[];
+		const second = requestBody(cli.server, 1).messages as { role: string; content: unknown }[];
 		expect(JSON.stringify(second.at(-1)?.content)).toContain("follow up");
 	});
 
@@ -106,7 +107,7 @@ describe.skipIf(!HAS_TMUX)("interactive mode for daily use", () => {
 		gantry.type("and then this");
 		gantry.press("Enter");
 		await gantry.waitFor("Queued answer.");
-		const second = cli.server.requests[1].body.messages as { role: string; content: unknown }[];
+		const second = requestBody(cli.server, 1).messages as { role: string; content: unknown }[];
 		expect(JSON.stringify(second.at(-1)?.content)).toContain("and then this");
 	});
 });

@@ -2,6 +2,7 @@ import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { startInteractiveGantry, useInteractiveFixture } from "../helpers/interactive-fixture.js";
+import { requestBody } from "../helpers/recorded-requests.js";
 import { runCli } from "../helpers/run-cli.js";
 import { HAS_TMUX } from "../helpers/tmux.js";
 
@@ -15,7 +16,7 @@ function printRun(prompt: string) {
 }
 
 function sentContents(index: number): unknown[] {
-	const messages = cli.server.requests[index].body.messages as { role: string; content: unknown }[];
+	const messages = requestBody(cli.server, index).messages as { role: string; content: unknown }[];
 	return messages.filter((message) => message.role !== "system").map((message) => message.content);
 }
 

@@ -3,6 +3,7 @@ import { join } from "node:path";
 import type { ScriptedLlmServer } from "@gantry/ai/testing";
 import { describe, expect, it } from "vitest";
 import { type CliWorkspace, useCliFixture } from "../helpers/cli-fixture.js";
+import { requestBody } from "../helpers/recorded-requests.js";
 import { EXAMPLES, runCli } from "../helpers/run-cli.js";
 
 let workspace: CliWorkspace;
@@ -23,7 +24,7 @@ function gantry(args: string[], input?: string | Buffer) {
 
 /** The tool results the model received in request `index`, as `{ name, content }` from the wire format. */
 function toolMessages(index: number): { tool_call_id: string; content: string }[] {
-	const messages = server.requests[index].body.messages as { role: string; tool_call_id: string; content: unknown }[];
+	const messages = requestBody(server, index).messages as { role: string; tool_call_id: string; content: unknown }[];
 	return messages
 		.filter((message) => message.role === "tool")
 		.map((message) => ({
@@ -33,7 +34,7 @@ function toolMessages(index: number): { tool_call_id: string; content: string }[
 }
 
 function declaredTools(index: number): string[] {
-	const tools = (server.requests[index].body.tools ?? []) as { function: { name: string } }[];
+	const tools = (requestBody(server, index).tools ?? []) as { function: { name: string } }[];
 	return tools.map((tool) => tool.function.name);
 }
 
@@ -45,7 +46,7 @@ describe("print mode", () => {
 		expect(run.stderr).toMatch(/^Session: \S+\.jsonl \(go on with: gantry --resume [0-9a-f]{8}\)\n$/);
 		expect(run.code).toBe(0);
 		expect(run.stdout).toBe("The answer is 42.\n");
-		const messages = server.requests[0].body.messages as { role: string; content: unknown }[];
+		const messages = requestBody(server, 0).messages as { role: string; content: unknown }[];
 		expect(messages.at(-1)).toMatchObject({ role: "user", content: "What is the answer?" });
 	});
 
@@ -54,7 +55,7 @@ describe("print mode", () => {
 		const run = await gantry([], "a prompt on stdin\n");
 		expect(run.code).toBe(0);
 		expect(run.stdout).toBe("Piped.\n");
-		const messages = server.requests[0].body.messages as { role: string; content: unknown }[];
+		const messages = requestBody(server, 0).messages as { role: string; content: unknown }[];
 		expect(messages.at(-1)).toMatchObject({ role: "user", content: "a prompt on stdin" });
 	});
 
@@ -63,7 +64,7 @@ describe("print mode", () => {
 		const diff = "diff --git a/x b/x\n-old\n+new\n```inner fence```\n";
 		const run = await gantry(["Review this diff"], diff);
 		expect(run.code).toBe(0);
-		const messages = server.requests[0].body.messages as { role: string; content: unknown }[];
+		const messages = requestBody(server, 0).messages as { role: string; content: unknown }[];
 		expect(messages.at(-1)).toMatchObject({
 			role: "user",
 			content: `Review this diff\n\nInput piped on stdin (${Buffer.byteLength(diff)} B, 4 lines):\n\`\`\`\`\n${diff}\`\`\`\``,
@@ -98,8 +99,8 @@ describe("print mode", () => {
 		const run = await gantry(["-p", "What is here?"]);
 		expect(run.code).toBe(0);
 		expect(declaredTools(0)).toEqual(["read", "bash", "edit", "write", "grep", "find", "ls"]);
-		expect(toolMessages(1)[0].content).toContain("a.txt");
-		expect(toolMessages(1)[0].content).not.toContain("not found");
+		expect(toolMessages(1)[0]?.content).toContain("a.txt");
+		expect(toolMessages(1)[0]?.content).not.toContain("not found");
 	});
 
 	it("names unknown --tools and exits 2 before calling the model", async () => {
@@ -145,7 +146,7 @@ describe("print mode", () => {
 		const blocked = await gantry(["Remove the junk folder"]);
 		expect(blocked.code).toBe(0);
 		expect(existsSync(join(workspace.project, "junk"))).toBe(true);
-		expect(toolMessages(1)[0].content).toContain("Blocked by the permission policy");
+		expect(toolMessages(1)[0]?.content).toContain("Blocked by the permission policy");
 		expect(blocked.stderr).toContain("Blocked by the permission policy");
 		expect(blocked.stderr).toContain("✗ blocked");
 		expect(blocked.stderr).not.toContain("✗ not run");
@@ -154,7 +155,7 @@ describe("print mode", () => {
 		const allowed = await gantry(["--yes", "Remove the junk folder"]);
 		expect(allowed.code).toBe(0);
 		expect(existsSync(join(workspace.project, "junk"))).toBe(false);
-		expect(toolMessages(3)[0].content).not.toContain("Blocked");
+		expect(toolMessages(3)[0]?.content).not.toContain("Blocked");
 	});
 
 	it("runs read-only shell commands without --yes (ls, cat, git status), and still blocks a write", async () => {
@@ -183,7 +184,7 @@ describe("print mode", () => {
 		const run = await gantry(["--yes", "-e", join(EXAMPLES, "protected-paths.ts"), "Overwrite .env"]);
 		expect(run.code).toBe(0);
 		expect(readFileSync(join(workspace.project, ".env"), "utf8")).toBe("TOKEN=abc\n");
-		expect(toolMessages(1)[0].content).toContain("Refusing to write .env: .env files hold secrets.");
+		expect(toolMessages(1)[0]?.content).toContain("Refusing to write .env: .env files hold secrets.");
 	});
 
 	it("fails with the extension's error when -e cannot load it", async () => {

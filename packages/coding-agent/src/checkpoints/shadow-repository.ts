@@ -182,9 +182,11 @@ export class ShadowRepository {
 		const output = await this.#git.output(["diff-tree", "-r", "-z", "--no-renames", "--name-status", from, to]);
 		const fields = output.toString("utf8").split("\0");
 		const changes: FileChange[] = [];
-		for (let index = 0; index + 1 < fields.length; index += 2) {
-			const status = fields[index].charAt(0) as FileChange["status"];
-			changes.push({ status, path: fields[index + 1] });
+		// The fields come in pairs (status, path); the split leaves one empty field after the last pair.
+		for (let index = 0; ; index += 2) {
+			const [kind, path] = [fields[index], fields[index + 1]];
+			if (kind === undefined || path === undefined) break;
+			changes.push({ status: kind.charAt(0) as FileChange["status"], path });
 		}
 		return changes;
 	}

@@ -24,8 +24,8 @@ const KEYS = { timeout_ms: "timeoutMs", max_output_tokens: "maxOutputTokens" } a
  */
 export function parseOptionsLine(code: string, limits: ScriptOptionLimits): OptionsLineResult {
 	const lines = code.split("\n");
-	for (let index = 1; index < lines.length; index++) {
-		if (OPTIONS_MARKER.test(lines[index])) {
+	for (const [index, line] of lines.entries()) {
+		if (index > 0 && OPTIONS_MARKER.test(line)) {
 			return {
 				ok: false,
 				problem: `The // @options line must be the first line of the script; found one on line ${index + 1}.`,
@@ -34,11 +34,12 @@ export function parseOptionsLine(code: string, limits: ScriptOptionLimits): Opti
 	}
 	const first = (lines[0] ?? "").replace(/\r$/, "");
 	if (!OPTIONS_MARKER.test(first)) return { ok: true, options: {} };
-	const match = /^\s*\/\/\s*@options:(.*)$/.exec(first);
-	if (!match) return { ok: false, problem: 'The options line must read // @options: {"timeout_ms": N, ...}.' };
+	const [, json] = /^\s*\/\/\s*@options:(.*)$/.exec(first) ?? [];
+	if (json === undefined)
+		return { ok: false, problem: 'The options line must read // @options: {"timeout_ms": N, ...}.' };
 	let parsed: unknown;
 	try {
-		parsed = JSON.parse(match[1]);
+		parsed = JSON.parse(json);
 	} catch (error) {
 		return { ok: false, problem: `The // @options line is not valid JSON: ${(error as Error).message}` };
 	}

@@ -178,8 +178,9 @@ export class OutputCapture {
 	async #flush(): Promise<void> {
 		this.#flushQueued = false;
 		const handle = this.#handle;
-		if (handle === undefined || this.#fileClosed || this.#pending.length === 0) return;
-		const batch = this.#pending.length === 1 ? this.#pending[0] : Buffer.concat(this.#pending);
+		const first = this.#pending[0];
+		if (handle === undefined || this.#fileClosed || first === undefined) return;
+		const batch = this.#pending.length === 1 ? first : Buffer.concat(this.#pending);
 		this.#pending = [];
 		try {
 			await handle.write(batch);

@@ -35,11 +35,10 @@ export function failedText(
 		if (calls.length <= LISTED_FIRST_CALLS + LISTED_LAST_CALLS) {
 			tail.push(...calls.map(line));
 		} else {
-			for (let index = 0; index < LISTED_FIRST_CALLS; index++) tail.push(line(calls[index], index));
-			tail.push(`… and ${calls.length - LISTED_FIRST_CALLS - LISTED_LAST_CALLS} more`);
-			for (let index = calls.length - LISTED_LAST_CALLS; index < calls.length; index++) {
-				tail.push(line(calls[index], index));
-			}
+			const lastFrom = calls.length - LISTED_LAST_CALLS;
+			tail.push(...calls.slice(0, LISTED_FIRST_CALLS).map(line));
+			tail.push(`… and ${lastFrom - LISTED_FIRST_CALLS} more`);
+			tail.push(...calls.slice(lastFrom).map((call, offset) => line(call, lastFrom + offset)));
 		}
 	}
 	const rest = tail.join("\n");

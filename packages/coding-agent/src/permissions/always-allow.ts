@@ -12,7 +12,8 @@ export type AlwaysAllowOffer = { option: string; rules: string[] } | { option?: 
 const TOOL_NAME = /^[A-Za-z0-9_.-]+$/;
 
 function listed(labels: readonly string[]): string {
-	if (labels.length === 1) return labels[0];
+	const [only, ...others] = labels;
+	if (only !== undefined && others.length === 0) return only;
 	return `${labels.slice(0, -1).join(", ")} and ${labels.at(-1)}`;
 }
 

@@ -124,7 +124,10 @@ const PATTERN_CHARACTERS = /[*?[{]/;
 export function commandPrefixOf(command: ShellSimpleCommand): CommandPrefix {
 	const { words } = command;
 	let index = 0;
-	while (index < words.length && words[index].literal && ASSIGNMENT.test(words[index].text)) index++;
+	for (const word of words) {
+		if (!word.literal || !ASSIGNMENT.test(word.text)) break;
+		index++;
+	}
 	const program = words[index];
 	if (!program) return { refused: `\`${command.text}\` names no program` };
 	const needed = [program];

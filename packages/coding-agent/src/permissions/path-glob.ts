@@ -27,7 +27,7 @@ function globSource(pattern: string): string {
 	let source = "";
 	let braces = 0;
 	for (let index = 0; index < pattern.length; index++) {
-		const character = pattern[index];
+		const character = pattern.charAt(index);
 		if (character === "*" && pattern[index + 1] === "*") {
 			const slashAfter = pattern[index + 2] === "/";
 			const atEnd = index + 2 === pattern.length;
@@ -258,12 +258,15 @@ export async function locateCallPath(host: CallPathHost, typed: string): Promise
 	const written = resolveCallPath(host, typed);
 	const touched = await touchedPath(host, typed);
 	const paths = touched === undefined || touched === written ? [written] : [written, touched];
-	const [realCwd, ...realPaths] = await Promise.all([host.cwd, ...paths].map((item) => realLocation(host, item)));
+	const [realCwd, resolved] = await Promise.all([
+		realLocation(host, host.cwd),
+		Promise.all(paths.map(async (path) => ({ path, real: await realLocation(host, path) }))),
+	]);
 	return {
 		host,
-		places: paths.map((path, index) => ({
+		places: resolved.map(({ path, real }) => ({
 			written: { cwd: host.cwd, path },
-			real: { cwd: realCwd, path: realPaths[index] },
+			real: { cwd: realCwd, path: real },
 		})),
 	};
 }

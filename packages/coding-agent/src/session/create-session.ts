@@ -52,8 +52,11 @@ export async function createAgentSession(input: AgentSessionOptions): Promise<Ag
 	const loaded = paths.length > 0 ? await loadExtensions(paths, { cwd: options.cwd }) : [];
 	let nextLoaded = 0;
 	for (const entry of options.extensions ?? []) {
-		if (typeof entry === "string") await runner.addLoaded([loaded[nextLoaded++]]);
-		else await runner.add(entry as Extension, entry.name || "<inline>");
+		if (typeof entry === "string") {
+			const extension = loaded[nextLoaded++];
+			if (extension === undefined) throw new Error(`Extension ${entry} was not among those loaded`);
+			await runner.addLoaded([extension]);
+		} else await runner.add(entry as Extension, entry.name || "<inline>");
 	}
 	let transcript: ReturnType<typeof Transcript.open> | undefined;
 	if (options.sessionFile) {

@@ -2,7 +2,7 @@ import { readFile, stat, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { createFauxModel } from "@gantry/ai";
 import { createLocalWorkspace } from "@gantry/tools";
-import { beforeEach, describe, expect, it } from "vitest";
+import { assert, beforeEach, describe, expect, it } from "vitest";
 import { createAgentSession, listTranscriptCheckpoints, loadTranscript, rewindTranscript } from "../../src/index.js";
 import { toolResults } from "../session/helpers.js";
 import { gitIn, usePlace } from "./helpers.js";
@@ -71,7 +71,9 @@ describe("session checkpoints and rewind", () => {
 
 		const checkpoints = session.listCheckpoints();
 		expect(checkpoints.map((checkpoint) => checkpoint.prompt)).toEqual(["change things", "one more"]);
-		expect(checkpoints[0].files).toEqual([
+		const [changed, again] = checkpoints;
+		assert.isDefined(changed);
+		expect(changed.files).toEqual([
 			"a.txt",
 			"b.txt",
 			"image.bin",
@@ -81,10 +83,10 @@ describe("session checkpoints and rewind", () => {
 			"sub/new.txt",
 			"tool.sh",
 		]);
-		expect(checkpoints[1].files).toEqual(["b.txt"]);
-		expect(typeof checkpoints[0].timestamp).toBe("number");
+		expect(again?.files).toEqual(["b.txt"]);
+		expect(typeof changed.timestamp).toBe("number");
 
-		const result = await session.rewind(checkpoints[0].id, { code: true });
+		const result = await session.rewind(changed.id, { code: true });
 		expect(result).toEqual({
 			restored: ["a.txt", "image.bin", "keep.txt", "old.txt", "tool.sh"],
 			removed: ["b.txt", "moved.txt"],
@@ -126,6 +128,7 @@ describe("session checkpoints and rewind", () => {
 		await first.prompt("make a file");
 		expect(await exists("made.txt")).toBe(true);
 		const [, second] = first.listCheckpoints();
+		assert.isDefined(second);
 		expect(second.files).toEqual(["made.txt"]);
 		const result = await first.rewind(second.id, { code: true, conversation: true });
 		expect(result).toEqual({ restored: [], removed: ["made.txt"], conflicts: [] });
@@ -142,7 +145,7 @@ describe("session checkpoints and rewind", () => {
 		expect(resumed.messages).toHaveLength(2);
 		expect(resumed.listCheckpoints().map((checkpoint) => checkpoint.prompt)).toEqual(["hello"]);
 		await resumed.prompt("go on");
-		expect(model.calls[0].messages).toHaveLength(3);
+		expect(model.calls[0]?.messages).toHaveLength(3);
 		expect(resumed.listCheckpoints().map((checkpoint) => checkpoint.prompt)).toEqual(["hello", "go on"]);
 		await resumed.dispose();
 	});
@@ -161,6 +164,8 @@ describe("session checkpoints and rewind", () => {
 		await session.prompt("first");
 		await session.prompt("second");
 		const [first, second] = session.listCheckpoints();
+		assert.isDefined(first);
+		assert.isDefined(second);
 		expect(await session.rewind(second.id, { conversation: true })).toEqual({
 			restored: [],
 			removed: [],
@@ -169,7 +174,7 @@ describe("session checkpoints and rewind", () => {
 		expect(await exists("two.txt")).toBe(true);
 		expect(session.messages).toHaveLength(4);
 		// The dropped prompt's work is still the session's, not the user's: undone without a conflict.
-		expect(session.listCheckpoints()[0].files).toEqual(["one.txt", "two.txt"]);
+		expect(session.listCheckpoints()[0]?.files).toEqual(["one.txt", "two.txt"]);
 		expect(await session.rewind(first.id, { code: true })).toEqual({
 			restored: [],
 			removed: ["one.txt", "two.txt"],
@@ -197,7 +202,7 @@ describe("session checkpoints and rewind", () => {
 		expect(diagnostics).toEqual([
 			"Checkpoints leave out big.dat (11.0 MiB, over the 10 MiB limit): rewind cannot restore it.",
 		]);
-		expect(session.listCheckpoints()[0].files).toEqual(["s.txt"]);
+		expect(session.listCheckpoints()[0]?.files).toEqual(["s.txt"]);
 		await session.dispose();
 	});
 
@@ -216,6 +221,7 @@ describe("session checkpoints and rewind", () => {
 			"Checkpoints are off: git was not found on local. Install git (Debian: apt-get install git) to rewind file changes; the conversation can still be rewound.",
 		]);
 		const [first] = session.listCheckpoints();
+		assert.isDefined(first);
 		expect(first.files).toEqual([]);
 		await expect(session.rewind(first.id, { code: true })).rejects.toThrow(/code cannot be rewound/);
 		await session.rewind(first.id, { conversation: true });
@@ -234,7 +240,7 @@ describe("session checkpoints and rewind", () => {
 			]),
 		});
 		await session.prompt("write");
-		expect(session.listCheckpoints()[0].files).toEqual([]);
+		expect(session.listCheckpoints()[0]?.files).toEqual([]);
 		await expect(stat(join(home, ".gantry"))).rejects.toThrow();
 		await session.dispose();
 	});

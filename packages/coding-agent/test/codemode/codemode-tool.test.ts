@@ -215,7 +215,8 @@ describe("execute", () => {
 			blocked: ["explode"],
 		});
 		expect(blocked.isError).toBe(true);
-		const text = blocked.content[0].type === "text" ? blocked.content[0].text : "";
+		const [block] = blocked.content;
+		const text = block?.type === "text" ? block.text : "";
 		expect(text.split("\n")[0]).toBe("Script failed");
 		expect(text).toContain("Blocked by policy: explode");
 		expect(text).toContain("1. add");
@@ -228,7 +229,8 @@ describe("execute", () => {
 	test("a bad options line fails before any tool runs", async () => {
 		const result = await execute('// @options: {"timeout": 5}\nawait tools.add({ a: 1, b: 2 });');
 		expect(result.isError).toBe(true);
-		const text = result.content[0].type === "text" ? result.content[0].text : "";
+		const [block] = result.content;
+		const text = block?.type === "text" ? block.text : "";
 		expect(text.split("\n")[0]).toBe("Script failed");
 		expect(text).toContain('Unknown option "timeout"');
 		expect(result.details?.calls).toEqual([]);

@@ -86,7 +86,7 @@ function untilAborted(signal?: AbortSignal): Promise<never> {
 }
 
 /** Two tools that each wait until the other has started: they finish only when run at the same time. */
-function makeBarrierPair(): AgentTool[] {
+function makeBarrierPair(): [AgentTool, AgentTool] {
 	const started = new Set<string>();
 	const waiters: (() => void)[] = [];
 	const make = (name: string, other: string) =>

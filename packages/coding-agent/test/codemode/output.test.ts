@@ -1,7 +1,7 @@
 import { readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { createLocalWorkspace } from "@gantry/tools";
-import { afterEach, beforeEach, describe, expect, test } from "vitest";
+import { afterEach, assert, beforeEach, describe, expect, test } from "vitest";
 import { OutputCapture } from "../../src/codemode/index.js";
 import { makeTempDir } from "./fixtures.js";
 
@@ -83,6 +83,7 @@ describe("OutputCapture", async () => {
 		// The writes go on in the background and still complete the file.
 		await capture.settled;
 		const [name] = readdirSync(temp.path);
+		assert.isDefined(name);
 		expect(readFileSync(join(temp.path, name), "utf8").split("\n")).toHaveLength(100);
 	});
 });

@@ -282,6 +282,6 @@ describe("calls the script does not wait for", () => {
 			["echo", "ok"],
 		]);
 		expect(signals).toHaveLength(1);
-		expect(signals[0].aborted).toBe(true);
+		expect(signals[0]?.aborted).toBe(true);
 	});
 });

@@ -59,7 +59,7 @@ describe('"always" for a shell call remembers command prefixes, not the tool', (
 		withTempDir(async (cwd) => {
 			const { ui, results } = await runCommands(cwd, ["npm test", "npm test -- --watch"], ["always"]);
 			expect(ui.asked).toHaveLength(1);
-			expect(ui.asked[0].options).toEqual(["Yes", "No", 'Always allow "npm test" commands']);
+			expect(ui.asked[0]?.options).toEqual(["Yes", "No", 'Always allow "npm test" commands']);
 			expect(results.map((result) => result.isError)).toEqual([false, false]);
 			expect(textOf(results[1])).toContain("tests-ran --watch");
 		}));
@@ -71,7 +71,7 @@ describe('"always" for a shell call remembers command prefixes, not the tool', (
 				"Allow bash `npm test`?",
 				"Allow bash `npm install`?",
 			]);
-			expect(ui.asked[1].options).toEqual(["Yes", "No", 'Always allow "npm install" commands']);
+			expect(ui.asked[1]?.options).toEqual(["Yes", "No", 'Always allow "npm install" commands']);
 			expect(textOf(results[1])).toContain("The user declined");
 		}));
 
@@ -83,10 +83,10 @@ describe('"always" for a shell call remembers command prefixes, not the tool', (
 				["always", "No", "No"],
 			);
 			expect(ui.asked).toHaveLength(3);
-			expect(ui.asked[1].title).toContain("Runs: npm test · rm -rf x");
+			expect(ui.asked[1]?.title).toContain("Runs: npm test · rm -rf x");
 			// npm test is covered already, so only rm is offered.
-			expect(ui.asked[1].options).toEqual(["Yes", "No", 'Always allow "rm" commands']);
-			expect(ui.asked[2].title.split("\n")[0]).toBe("Allow bash `rm -rf x`?");
+			expect(ui.asked[1]?.options).toEqual(["Yes", "No", 'Always allow "rm" commands']);
+			expect(ui.asked[2]?.title.split("\n")[0]).toBe("Allow bash `rm -rf x`?");
 			expect(results.slice(1).map((result) => textOf(result))).toEqual([
 				expect.stringContaining("The user declined"),
 				expect.stringContaining("The user declined"),
@@ -98,7 +98,7 @@ describe('"always" for a shell call remembers command prefixes, not the tool', (
 		withTempDir(async (cwd) => {
 			const { ui } = await runCommands(cwd, ["npm test", "npm test > out.txt"], ["always", "No"]);
 			expect(ui.asked).toHaveLength(2);
-			expect(ui.asked[1].title).toContain("Also: a redirection to a file (> out.txt)");
+			expect(ui.asked[1]?.title).toContain("Also: a redirection to a file (> out.txt)");
 		}));
 
 	it("offers no always for a command substitution or a redirection to a file, and says why", () =>
@@ -115,8 +115,8 @@ describe('"always" for a shell call remembers command prefixes, not the tool', (
 			const commands = ["sudo rm -rf x", "git -C x push", "npx -y cowsay", 'bash -c "rm -rf x"'];
 			const { ui } = await runCommands(cwd, commands, ["No", "No", "No", "No"]);
 			expect(ui.asked.map((question) => question.options)).toEqual(commands.map(() => NO_ALWAYS));
-			expect(ui.asked[0].title).toContain('No "always": `sudo` runs other commands');
-			expect(ui.asked[1].title).toContain("no sub-command follows `git`");
+			expect(ui.asked[0]?.title).toContain('No "always": `sudo` runs other commands');
+			expect(ui.asked[1]?.title).toContain("no sub-command follows `git`");
 		}));
 
 	it("remembers every uncovered prefix of a compound line, names the scope, and hands the rules to onAlwaysAllow", () =>
@@ -129,7 +129,7 @@ describe('"always" for a shell call remembers command prefixes, not the tool', (
 				{ onAlwaysAllow: (rules) => void kept.push(rules), alwaysAllowScope: "in this project" },
 			);
 			expect(ui.asked).toHaveLength(1);
-			expect(ui.asked[0].options[2]).toBe('Always allow "npm test", "ls" and "wc" commands in this project');
+			expect(ui.asked[0]?.options[2]).toBe('Always allow "npm test", "ls" and "wc" commands in this project');
 			expect(kept).toEqual([["bash(npm test:*)", "bash(ls:*)", "bash(wc:*)"]]);
 			expect(results.map((result) => result.isError)).toEqual([false, false, false]);
 		}));

@@ -7,7 +7,7 @@ import { parsePermissionRule } from "../../src/permissions/permission-rules.js";
 async function prefixOf(line: string) {
 	const analysis = await analyzeShellCommand(line);
 	expect(analysis.commands).toHaveLength(1);
-	return commandPrefixOf(analysis.commands[0]);
+	return commandPrefixOf(analysis.commands[0]!);
 }
 
 describe("the prefix that always remembers", () => {

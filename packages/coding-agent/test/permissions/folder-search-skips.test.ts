@@ -49,7 +49,7 @@ describe("a folder search leaves the files a read rule covers unread", () => {
 					expect(result.text).not.toContain("hunter");
 					expect(result.text).toContain("[Skipped 2 files that a permission rule keeps from being read]");
 				}
-				expect(results[0].text).toContain("app/main.ts");
+				expect(results[0]?.text).toContain("app/main.ts");
 			}));
 	}
 
@@ -71,10 +71,10 @@ describe("a folder search leaves the files a read rule covers unread", () => {
 				},
 				[call("grep", { pattern: "SECRET=" })],
 			);
-			expect(results[0].text).toContain("hunter2");
-			expect(results[0].text).toContain("hunter6");
-			expect(results[0].text).not.toMatch(/hunter3|hunter5/);
-			expect(results[0].text).toContain("[Skipped 3 files");
+			expect(results[0]?.text).toContain("hunter2");
+			expect(results[0]?.text).toContain("hunter6");
+			expect(results[0]?.text).not.toMatch(/hunter3|hunter5/);
+			expect(results[0]?.text).toContain("[Skipped 3 files");
 		}));
 
 	it("follows the searched folder's links: a link to the secret folder does not open it", () =>
@@ -100,8 +100,8 @@ describe("a folder search leaves the files a read rule covers unread", () => {
 				[call("find", { pattern: "**/.env" }), call("ls", { path: "app" })],
 			);
 			expect(results[0]).toMatchObject({ isError: false });
-			expect(results[0].text).toContain("app/.env");
-			expect(results[1].text).toContain(".env");
+			expect(results[0]?.text).toContain("app/.env");
+			expect(results[1]?.text).toContain(".env");
 			for (const result of results) expect(result.text).not.toContain("hunter");
 		}));
 

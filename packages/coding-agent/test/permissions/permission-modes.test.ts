@@ -118,7 +118,7 @@ describe("permission modes", () => {
 			await session.prompt("second");
 			const [first, second] = toolResults(session.messages);
 			expect(textOf(first)).toContain("plan mode");
-			expect(second.isError).toBe(false);
+			expect(second?.isError).toBe(false);
 			expect(() => session.permissions.setMode("plann" as never)).toThrow("did you mean plan?");
 			await session.dispose();
 			const plain = await createAgentSession({ cwd, model: createFauxModel([]) });

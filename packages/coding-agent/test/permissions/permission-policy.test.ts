@@ -39,8 +39,8 @@ describe("permission policy", () => {
 			const session = await createAgentSession({ cwd, model, extensions: [createPermissionPolicy()] });
 			await session.prompt("go");
 			const [read, write] = toolResults(session.messages);
-			expect(read.isError).toBe(false);
-			expect(write.isError).toBe(true);
+			expect(read?.isError).toBe(false);
+			expect(write?.isError).toBe(true);
 			expect(textOf(write)).toContain("Blocked by the permission policy");
 			await expect(readFile(join(cwd, "out.txt"))).rejects.toThrow();
 			await session.dispose();
@@ -73,7 +73,7 @@ describe("permission policy", () => {
 				extensions: [createPermissionPolicy({ mode: "yes" })],
 			});
 			await yes.prompt("go");
-			expect(toolResults(yes.messages)[0].isError).toBe(false);
+			expect(toolResults(yes.messages)[0]?.isError).toBe(false);
 			await yes.dispose();
 		}));
 

@@ -156,9 +156,9 @@ describe("permission rules", () => {
 			});
 			await session.prompt("go");
 			const [first, second] = toolResults(session.messages);
-			expect(first.isError).toBe(false);
+			expect(first?.isError).toBe(false);
 			expect(textOf(first)).toContain("content");
-			expect(second.isError).toBe(true);
+			expect(second?.isError).toBe(true);
 			expect(textOf(second)).toContain("Blocked by the permission policy");
 			expect(destructive.calls).toEqual([]);
 			expect(await readFile(join(cwd, "a.txt"), "utf8")).toBe("content\n");

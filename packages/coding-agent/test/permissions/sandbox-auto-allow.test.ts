@@ -50,8 +50,8 @@ describe("autoAllowBashIfSandboxed", () => {
 			deny: ["bash(rm:*)"],
 		});
 		expect(echo).toEqual({ isError: false, text: "inside" });
-		expect(denied.isError).toBe(true);
-		expect(denied.text).toContain("denied by the deny rule bash(rm:*)");
+		expect(denied?.isError).toBe(true);
+		expect(denied?.text).toContain("denied by the deny rule bash(rm:*)");
 	});
 
 	it("asks as usual for an excluded command and for a call that asks to leave the sandbox", async () => {
@@ -59,19 +59,19 @@ describe("autoAllowBashIfSandboxed", () => {
 			{ command: "docker ps" },
 			{ command: "touch out", dangerouslyDisableSandbox: true },
 		]);
-		expect(excluded.isError).toBe(true);
-		expect(excluded.text).toContain("there is no one to approve it");
-		expect(leaving.isError).toBe(true);
-		expect(leaving.text).toContain("there is no one to approve it");
+		expect(excluded?.isError).toBe(true);
+		expect(excluded?.text).toContain("there is no one to approve it");
+		expect(leaving?.isError).toBe(true);
+		expect(leaving?.text).toContain("there is no one to approve it");
 	});
 
 	it("asks as usual when autoAllowBashIfSandboxed is false, or when the sandbox is not active", async () => {
 		// `touch`, not `echo`: a read-only command runs without a question anyway.
 		const [asked] = await runBash({ autoAllowBashIfSandboxed: false }, [{ command: "touch inside" }]);
-		expect(asked.isError).toBe(true);
-		expect(asked.text).toContain("there is no one to approve it");
+		expect(asked?.isError).toBe(true);
+		expect(asked?.text).toContain("there is no one to approve it");
 		const [inactive] = await runBash({ enabled: false }, [{ command: "touch inside" }]);
-		expect(inactive.isError).toBe(true);
-		expect(inactive.text).toContain("there is no one to approve it");
+		expect(inactive?.isError).toBe(true);
+		expect(inactive?.text).toContain("there is no one to approve it");
 	});
 });

@@ -61,7 +61,7 @@ describe("the tool_call event carries the tool the policy judges", () => {
 			});
 			await session.prompt("go");
 			const [write] = toolResults(session.messages);
-			expect(write.isError).toBe(true);
+			expect(write?.isError).toBe(true);
 			expect(textOf(write)).toContain("Blocked by the permission policy");
 			await expect(readFile(join(cwd, "out.txt"))).rejects.toThrow();
 			await session.dispose();
@@ -79,7 +79,7 @@ describe("the tool_call event carries the tool the policy judges", () => {
 			});
 			await session.prompt("go");
 			const [result] = toolResults(session.messages);
-			expect(result.isError).toBe(false);
+			expect(result?.isError).toBe(false);
 			expect(echo.calls).toEqual(["hi"]);
 			await session.dispose();
 		}));

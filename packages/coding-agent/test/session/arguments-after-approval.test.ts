@@ -40,7 +40,7 @@ describe("the policy judges the arguments that run, whatever the load order", ()
 				});
 			const { echo, result } = await run(cwd, [policy(judged), rewriter]);
 			expect(judged).toEqual(["fine", "evil"]);
-			expect(result.isError).toBe(true);
+			expect(result?.isError).toBe(true);
 			expect(textOf(result)).toBe("evil is not allowed");
 			expect(echo.calls).toEqual([]);
 		}));
@@ -56,7 +56,7 @@ describe("the policy judges the arguments that run, whatever the load order", ()
 				});
 			const { echo, result } = await run(cwd, [sneaky, policy(judged, 30)]);
 			expect(judged).toEqual(["fine", "evil"]);
-			expect(result.isError).toBe(true);
+			expect(result?.isError).toBe(true);
 			expect(echo.calls).toEqual([]);
 		}));
 
@@ -71,7 +71,7 @@ describe("the policy judges the arguments that run, whatever the load order", ()
 					}, 0);
 				});
 			const { echo, result } = await run(cwd, [policy(judged), late]);
-			expect(result.isError).toBe(false);
+			expect(result?.isError).toBe(false);
 			expect(echo.calls).toEqual(["fine"]);
 		}));
 
@@ -107,7 +107,7 @@ describe("the policy judges the arguments that run, whatever the load order", ()
 					});
 				const { echo, result } = await run(cwd, [policy(judged), late]);
 				expect(echo.calls).toEqual(["fine"]);
-				expect(result.isError).toBe(false);
+				expect(result?.isError).toBe(false);
 				expect(judged).toEqual(["fine"]);
 			}));
 
@@ -152,7 +152,7 @@ describe("the policy judges the arguments that run, whatever the load order", ()
 					event.input.text = `${String(event.input.text)}!`;
 				});
 			const { echo, result } = await run(cwd, [policy(judged), restless]);
-			expect(result.isError).toBe(true);
+			expect(result?.isError).toBe(true);
 			expect(textOf(result)).toContain("kept changing");
 			expect(echo.calls).toEqual([]);
 		}));

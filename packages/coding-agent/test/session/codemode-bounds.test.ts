@@ -31,14 +31,14 @@ describe("codemode records stay bounded", () => {
 			const { result, lines, echo } = await runScript(cwd, code);
 			expect(echo.calls).toHaveLength(20_000);
 			const text = textOf(result);
-			expect(result.isError).toBe(true);
+			expect(result?.isError).toBe(true);
 			expect(text.length).toBeLessThanOrEqual(40_000);
 			expect(text).toContain("Error: boom");
 			expect(text).toContain("Tool calls made before the failure (20000, 0 failed)");
 			expect(text).toContain('1. echo {"text":"n0"}: ok');
 			expect(text).toContain("… and 19970 more");
 			expect(text).toContain('20000. echo {"text":"n19999"}: ok');
-			const details = result.details as { calls: unknown[]; omittedCalls?: number };
+			const details = result?.details as { calls: unknown[]; omittedCalls?: number };
 			expect(details.calls).toHaveLength(NESTED_CALL_LIMITS.maxCalls);
 			expect(details.omittedCalls).toBe(20_000 - NESTED_CALL_LIMITS.maxCalls);
 			for (const line of lines) expect(Buffer.byteLength(line)).toBeLessThan(1024 * 1024);
@@ -52,9 +52,9 @@ describe("codemode records stay bounded", () => {
 				'throw new Error("after the big calls");',
 			].join("\n");
 			const { result, lines } = await runScript(cwd, code);
-			expect(result.isError).toBe(true);
+			expect(result?.isError).toBe(true);
 			expect(textOf(result).length).toBeLessThanOrEqual(40_000);
-			const details = result.details as { calls: { arguments?: unknown; argumentsBytes?: number }[] };
+			const details = result?.details as { calls: { arguments?: unknown; argumentsBytes?: number }[] };
 			expect(details.calls).toHaveLength(5);
 			for (const call of details.calls) {
 				expect(call.arguments).toBeUndefined();

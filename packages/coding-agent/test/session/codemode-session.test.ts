@@ -45,14 +45,14 @@ describe("codemode in a session", () => {
 			});
 			await session.prompt("go");
 			expect(declaredNames(model.calls[0])).toEqual(["codemode"]);
-			expect(model.calls[0].tools?.[0].description).toContain("echo");
+			expect(model.calls[0]?.tools?.[0]?.description).toContain("echo");
 			const [result] = toolResults(session.messages);
 			const text = textOf(result);
 			expect(text.split("\n")[0]).toBe("Script completed");
 			// echo declares no outputSchema, so a call resolves to its text
 			expect(text).toContain('"echo:one"');
 			expect(text).toContain("no forbidden words");
-			expect(result.nestedCalls?.calls.map((call) => `${call.id}:${call.status}`)).toEqual(["cm/1:ok", "cm/2:error"]);
+			expect(result?.nestedCalls?.calls.map((call) => `${call.id}:${call.status}`)).toEqual(["cm/1:ok", "cm/2:error"]);
 			expect(echo.calls).toEqual(["one"]);
 			await session.dispose();
 		}));
@@ -93,7 +93,7 @@ describe("codemode in a session", () => {
 			const session = await createAgentSession({ cwd, model, noTools: "builtin" });
 			await session.prompt("go");
 			const [result] = toolResults(session.messages);
-			expect(result.isError).toBe(true);
+			expect(result?.isError).toBe(true);
 			expect(textOf(result)).toBe("Tool codemode not found");
 			await session.dispose();
 		}));

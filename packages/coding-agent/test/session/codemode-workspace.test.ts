@@ -1,7 +1,7 @@
 import { existsSync, readFileSync } from "node:fs";
 import { type Context, createFauxModel } from "@gantry/ai";
 import { createMappedWorkspace, type MappedWorkspace, VIRTUAL_TEMP } from "@gantry/tools/testing";
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { afterEach, assert, beforeEach, describe, expect, it } from "vitest";
 import { createAgentSession } from "../../src/index.js";
 import { textOf, toolResults } from "./helpers.js";
 
@@ -38,6 +38,7 @@ describe("codemode's full-output file on a workspace that is not this machine", 
 		try {
 			await session.prompt("print many rows");
 			const [script, read] = toolResults(session.messages);
+			assert.isDefined(script);
 			const path = (script.details as { fullOutputPath?: string }).fullOutputPath ?? "";
 			expect(path.startsWith(`${session.tempDir}/codemode-output-`)).toBe(true);
 			expect(session.tempDir.startsWith(`${VIRTUAL_TEMP}/`)).toBe(true);
@@ -52,7 +53,7 @@ describe("codemode's full-output file on a workspace that is not this machine", 
 			expect(existsSync(path)).toBe(false);
 			expect(existsSync(session.tempDir)).toBe(false);
 			// The model's read of the reported path works (through the same workspace).
-			expect(read.isError).toBe(false);
+			expect(read?.isError).toBe(false);
 			expect(textOf(read)).toContain("row 1499\nrow 1500\n");
 		} finally {
 			await session.dispose();

@@ -41,7 +41,7 @@ describe("project instructions (AGENTS.md, CLAUDE.md)", () => {
 					join(web, "CLAUDE.md"),
 				]);
 				await session.prompt("hello");
-				const sent = model.calls[0].systemPrompt ?? "";
+				const sent = model.calls[0]?.systemPrompt ?? "";
 				expect(sent).not.toContain("OUTSIDE THE REPOSITORY");
 				const order = [
 					`## ${join(home, ".gantry", "AGENTS.md")}\n\nAnswer in British English.`,
@@ -52,9 +52,9 @@ describe("project instructions (AGENTS.md, CLAUDE.md)", () => {
 				].map((part) => sent.indexOf(part));
 				expect(order.every((position) => position > 0)).toBe(true);
 				expect([...order].sort((a, b) => a - b)).toEqual(order);
-				// After the guidelines, before the working folder line.
-				expect(sent.indexOf("Guidelines:")).toBeLessThan(order[0]);
-				expect(sent.indexOf("Current working directory:")).toBeGreaterThan(order[4]);
+				// After the guidelines, before the working folder line (the order is sorted, as just checked).
+				expect(sent.indexOf("Guidelines:")).toBeLessThan(Math.min(...order));
+				expect(sent.indexOf("Current working directory:")).toBeGreaterThan(Math.max(...order));
 			} finally {
 				await session.dispose();
 			}
@@ -107,8 +107,8 @@ describe("project instructions (AGENTS.md, CLAUDE.md)", () => {
 				home,
 				maxBytes: 1000,
 			});
-			expect(files[0].content).toBe(`${line}\n`.repeat(10));
-			expect(files[0].omittedBytes).toBe(990);
+			expect(files[0]?.content).toBe(`${line}\n`.repeat(10));
+			expect(files[0]?.omittedBytes).toBe(990);
 			expect(files[1]).toEqual({ path: join(work, "deep", "AGENTS.md"), content: "", omittedBytes: 27 });
 			const prompt = buildSystemPrompt({ cwd: work, declared: [], contextFiles: files });
 			expect(prompt).toContain("[990 more bytes of this file are not shown");

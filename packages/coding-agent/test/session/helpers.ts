@@ -75,7 +75,9 @@ export function toolResults(messages: unknown[]) {
 	}[];
 }
 
-export function textOf(result: { content: { type: string; text?: string }[] }): string {
+/** The text of a tool result; throws when there is no result (the test expected one that never came). */
+export function textOf(result: { content: { type: string; text?: string }[] } | undefined): string {
+	if (result === undefined) throw new Error("textOf: there is no tool result to read");
 	return result.content
 		.filter((block) => block.type === "text")
 		.map((block) => block.text)

@@ -34,7 +34,7 @@ describe("permissions and result hooks", () => {
 			const { echo, result } = await runEchoCall(cwd, (api) => {
 				api.on("tool_call", (event) => (event.toolName === "echo" ? { block: true, reason: "not today" } : undefined));
 			});
-			expect(result.isError).toBe(true);
+			expect(result?.isError).toBe(true);
 			expect(textOf(result)).toBe("not today");
 			expect(echo.calls).toEqual([]);
 		}));
@@ -58,7 +58,7 @@ describe("permissions and result hooks", () => {
 					throw new Error("policy crashed");
 				});
 			});
-			expect(result.isError).toBe(true);
+			expect(result?.isError).toBe(true);
 			expect(textOf(result)).toContain("policy crashed");
 			expect(echo.calls).toEqual([]);
 		}));
@@ -79,7 +79,7 @@ describe("permissions and result hooks", () => {
 					content: [...event.content, { type: "image", data: big.toString("base64"), mimeType: "image/png" }],
 				}));
 			});
-			const image = result.content.find((block) => block.type === "image");
+			const image = result?.content.find((block) => block.type === "image");
 			expect(image).toBeDefined();
 			const metadata = await sharp(Buffer.from(image?.data ?? "", "base64")).metadata();
 			expect(metadata.width).toBeLessThanOrEqual(2000);
@@ -98,6 +98,6 @@ describe("permissions and result hooks", () => {
 				},
 				{ images: { autoResize: false } },
 			);
-			expect(result.content[0].data).toBe(big.toString("base64"));
+			expect(result?.content[0]?.data).toBe(big.toString("base64"));
 		}));
 });

@@ -96,18 +96,18 @@ describe("nested calls", () => {
 			const [result] = toolResults(session.messages);
 			expect(textOf(result)).toBe("top/1:ok,top/2:ok,top/3:error,top/4:error");
 			expect(echo.calls).toEqual(["a"]);
-			expect(result.nestedCalls?.complete).toBe(true);
-			expect(result.nestedCalls?.calls.map((call) => `${call.id}:${call.name}:${call.status}`)).toEqual([
+			expect(result?.nestedCalls?.complete).toBe(true);
+			expect(result?.nestedCalls?.calls.map((call) => `${call.id}:${call.name}:${call.status}`)).toEqual([
 				"top/1:echo:ok",
 				"top/2:metered:ok",
 				"top/3:echo:error",
 				"top/4:orchestrate:error",
 			]);
-			expect(result.nestedCalls?.calls[2].error).toContain("Validation failed");
+			expect(result?.nestedCalls?.calls[2]?.error).toContain("Validation failed");
 			// model-only tools are not callable by other tools
-			expect(result.nestedCalls?.calls[3].error).toContain("not found");
+			expect(result?.nestedCalls?.calls[3]?.error).toContain("not found");
 			// the orchestrator's own usage (2) plus the nested usage (15)
-			expect(result.usage?.totalTokens).toBe(17);
+			expect(result?.usage?.totalTokens).toBe(17);
 			const nestedStarts = events.filter(
 				(event) => event.type === "tool_execution_start" && event.parentToolCallId === "top",
 			);
@@ -141,9 +141,9 @@ describe("nested calls", () => {
 				extensions: [blocker],
 			});
 			await session.prompt("go");
-			expect(orchestrate.outcomes[0].isError).toBe(true);
-			expect(textOf(orchestrate.outcomes[0].result)).toBe("nested echo blocked");
-			expect(orchestrate.outcomes[0].blocked).toBe(true);
+			expect(orchestrate.outcomes[0]?.isError).toBe(true);
+			expect(textOf(orchestrate.outcomes[0]?.result)).toBe("nested echo blocked");
+			expect(orchestrate.outcomes[0]?.blocked).toBe(true);
 			const parent = session.messages.find((message) => message.role === "toolResult" && message.nestedCalls);
 			expect(parent?.role === "toolResult" && parent.nestedCalls?.calls[0]).toMatchObject({ blocked: true });
 			expect(echo.calls).toEqual([]);
@@ -202,7 +202,7 @@ describe("nested calls", () => {
 			});
 			await session.prompt("go");
 			const [result] = toolResults(session.messages);
-			expect(result.nestedCalls?.calls.map((call) => call.id)).toEqual(["root/1", "root/1/1"]);
+			expect(result?.nestedCalls?.calls.map((call) => call.id)).toEqual(["root/1", "root/1/1"]);
 			expect(echo.calls).toEqual(["deep"]);
 			await session.dispose();
 		}));

@@ -41,8 +41,8 @@ describe("nested call records", () => {
 		const unfinished = book.start("top/2", "echo", {});
 		const [first, second] = book.toNestedToolCalls().calls;
 		expect(first).toMatchObject({ status: "error", durationMs: 3 });
-		expect(first.error).toHaveLength(500);
-		expect(second.status).toBe("unfinished");
+		expect(first?.error).toHaveLength(500);
+		expect(second?.status).toBe("unfinished");
 		expect(unfinished?.id).toBe("top/2");
 		expect(book.complete).toBe(true);
 	});

@@ -56,7 +56,7 @@ describe("settings.sandbox in a session", () => {
 			const [read, write] = toolResults(session.messages);
 			expect(textOf(read)).not.toContain("TOP SECRET");
 			expect(textOf(read)).toContain("done-reading");
-			expect(write.isError).toBe(true);
+			expect(write?.isError).toBe(true);
 			expect(textOf(write)).toContain("[sandbox] The sandbox stopped writing");
 			expect(textOf(write)).toContain("the deny rule edit(locked/**)");
 			expect(existsSync(join(project, "locked", "file.txt"))).toBe(false);

@@ -32,8 +32,8 @@ describe("session smoke", () => {
 		const results = session.messages.filter((m) => (m as { role: string }).role === "toolResult");
 		expect(results).toHaveLength(2);
 		expect(JSON.stringify(results[0])).toContain("hello");
-		expect(model.calls[0].tools?.map((t) => t.name)).toEqual(["read", "bash", "edit", "write"]);
-		expect(model.calls[0].systemPrompt).toContain("Available tools");
+		expect(model.calls[0]?.tools?.map((t) => t.name)).toEqual(["read", "bash", "edit", "write"]);
+		expect(model.calls[0]?.systemPrompt).toContain("Available tools");
 		await session.dispose();
 	});
 });

@@ -2,7 +2,7 @@ import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { createFauxModel, type StreamOptions, stream } from "@gantry/ai";
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { afterEach, assert, beforeEach, describe, expect, it } from "vitest";
 import { createAgentSession } from "../../src/index.js";
 
 let cwd: string;
@@ -48,7 +48,9 @@ describe("the session's request options", () => {
 		});
 		await session.prompt("go");
 		await session.dispose();
-		expect(Object.keys(seen[0]).filter((key) => key === "reasoning" || key === "idleTimeoutMs")).toEqual([]);
+		const [options] = seen;
+		assert.isDefined(options);
+		expect(Object.keys(options).filter((key) => key === "reasoning" || key === "idleTimeoutMs")).toEqual([]);
 	});
 
 	it("keeps the key of a resumed transcript, and gives other sessions their own", async () => {

@@ -1,5 +1,5 @@
 import { createFauxModel } from "@gantry/ai";
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { afterEach, assert, beforeEach, describe, expect, it } from "vitest";
 import { createAgentSession } from "../../src/index.js";
 import { toolResults, withTempDir } from "./helpers.js";
 
@@ -42,6 +42,7 @@ describe("the session's tool processes", () => {
 			try {
 				await session.prompt("go");
 				const [result] = toolResults(session.messages);
+				assert.isDefined(result);
 				const text = result.content.map((block) => block.text ?? "").join("");
 				expect(text).not.toContain("ghp_session_planted_0001");
 				expect(text).not.toContain("sk-ant-session-planted-0002");

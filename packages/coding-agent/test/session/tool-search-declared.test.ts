@@ -24,7 +24,7 @@ describe("tool_search is declared whenever deferred tools are registered", () =>
 			expect(declaredNames(model.calls[1])).toContain("far_away");
 			const results = toolResults(session.messages);
 			expect(textOf(results[0])).toContain("Loaded 1 tool");
-			expect(results[1].isError).toBe(false);
+			expect(results[1]?.isError).toBe(false);
 			expect(hidden.calls).toEqual(["found"]);
 			await session.dispose();
 		}));

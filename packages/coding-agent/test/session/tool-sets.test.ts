@@ -113,7 +113,7 @@ describe("registry and the three sets", () => {
 			expect(session.getActiveToolNames()).toEqual(["read", "bash", "edit", "write"]);
 			const info = session.getAllTools().find((tool) => tool.name === "read");
 			expect(info?.source).toBe("sdk");
-			expect(session.getDeclaredTools()[0].description).toBe("my own read");
+			expect(session.getDeclaredTools()[0]?.description).toBe("my own read");
 			await session.dispose();
 		}));
 
@@ -162,8 +162,8 @@ describe("loadout", () => {
 			expect(session.getDeclaredTools().map((tool) => tool.name)).toEqual(["echo", "manager"]);
 			await session.prompt("hi");
 			expect(declaredNames(model.calls[0])).toEqual(["echo", "manager"]);
-			expect(model.calls[0].tools?.[0].description).toBe("Echo (3 active)");
-			const prompt = model.calls[0].systemPrompt ?? "";
+			expect(model.calls[0]?.tools?.[0]?.description).toBe("Echo (3 active)");
+			const prompt = model.calls[0]?.systemPrompt ?? "";
 			expect(prompt).toContain("- echo: Echo things");
 			expect(prompt.match(/Echo politely\./g)).toHaveLength(1);
 			await session.dispose();
@@ -222,7 +222,7 @@ describe("loadout", () => {
 			expect(declaredNames(model.calls[1])).toEqual(["tool_search", "extra"]);
 			const results = toolResults(session.messages);
 			expect(textOf(results[0])).toContain("Loaded 1 tool");
-			expect(results[1].isError).toBe(false);
+			expect(results[1]?.isError).toBe(false);
 			expect(extra.calls).toEqual(["hi"]);
 			await session.dispose();
 		}));

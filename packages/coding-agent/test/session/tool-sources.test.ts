@@ -43,7 +43,7 @@ describe("tool sources that change", () => {
 				echoTool("alpha", { description: "Alpha, version two", annotations: { destructiveHint: true } }).definition,
 			);
 			expect(session.getActiveToolNames()).toEqual(["alpha", "beta", "gamma"]);
-			expect(session.getDeclaredTools()[0].description).toBe("Alpha, version two");
+			expect(session.getDeclaredTools()[0]?.description).toBe("Alpha, version two");
 			expect(api.getToolInfo("alpha")?.annotations).toEqual({ destructiveHint: true });
 			expect(session.systemPrompt).toBe(session.agent.state.systemPrompt);
 			await session.dispose();
@@ -78,14 +78,14 @@ describe("tool sources that change", () => {
 				api.registerTool(replacement.definition);
 			});
 			await session.prompt("go");
-			expect(model.calls[0].tools?.map((tool) => tool.name)).toEqual(["alpha", "beta", "gamma"]);
+			expect(model.calls[0]?.tools?.map((tool) => tool.name)).toEqual(["alpha", "beta", "gamma"]);
 			const [alpha, beta, gamma] = toolResults(session.messages);
-			expect(alpha.isError).toBe(false);
-			expect(beta.isError).toBe(true);
+			expect(alpha?.isError).toBe(false);
+			expect(beta?.isError).toBe(true);
 			expect(textOf(beta)).toBe("Tool beta is no longer available: the MCP server beta disconnected");
-			expect(gamma.isError).toBe(false);
+			expect(gamma?.isError).toBe(false);
 			expect(replacement.calls).toEqual(["third"]);
-			expect(model.calls[1].tools?.map((tool) => tool.name)).toEqual(["alpha", "gamma"]);
+			expect(model.calls[1]?.tools?.map((tool) => tool.name)).toEqual(["alpha", "gamma"]);
 			await session.dispose();
 		}));
 

@@ -40,7 +40,7 @@ describe("transcript", () => {
 			expect(resumed.messages).toHaveLength(4);
 			expect(resumed.getActiveToolNames()).toEqual(["read", "ls"]);
 			await resumed.prompt("more");
-			expect(model.calls[0].messages).toHaveLength(5);
+			expect(model.calls[0]?.messages).toHaveLength(5);
 			await resumed.dispose();
 		}));
 

@@ -51,7 +51,7 @@ describe("a session on a Workspace", () => {
 			await session.prompt("where am I?");
 			expect(seen).toEqual([project]);
 			const [result] = toolResults(session.messages);
-			expect(result.content).toEqual([{ type: "text", text: project }]);
+			expect(result?.content).toEqual([{ type: "text", text: project }]);
 			await session.dispose();
 			expect(existsSync(session.tempDir)).toBe(false);
 			expect(existsSync(temp)).toBe(true);
@@ -84,7 +84,7 @@ describe("a session on a Workspace", () => {
 				const session = await createAgentSession({ cwd, model });
 				try {
 					await session.prompt("start a daemon");
-					expect(toolResults(session.messages)[0].content).toEqual([{ type: "text", text: "started" }]);
+					expect(toolResults(session.messages)[0]?.content).toEqual([{ type: "text", text: "started" }]);
 					expect(await processesWith(daemon)).toEqual([]);
 					const second = session.prompt("run something long").catch(() => undefined);
 					for (let tries = 0; tries < 250 && (await processesWith(running)).length === 0; tries++) {

@@ -48,7 +48,8 @@ describe("tool_search", () => {
 		const result = await search("jira ticket");
 		expect(active).toEqual(["jira_create", "jira_search"]);
 		expect(result.details).toEqual({ loaded: ["jira_create", "jira_search"] });
-		const text = result.content[0].type === "text" ? result.content[0].text : "";
+		const [block] = result.content;
+		const text = block?.type === "text" ? block.text : "";
 		expect(text.split("\n")).toEqual([
 			"Loaded 2 tool(s):",
 			"- jira_create — Create a Jira ticket.",
