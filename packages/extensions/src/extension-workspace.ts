@@ -27,5 +27,10 @@ export interface ExtensionWorkspace {
 		 * to (a no-break space, decomposed accents). Rejects like `readdir`.
 		 */
 		readdir(path: string): Promise<readonly { readonly name: string }[]>;
+		/**
+		 * A file's bytes. Optional: the permission policy reads a repository's git config with it before a git
+		 * command counts as read-only; without it, such commands ask.
+		 */
+		readFile?(path: string): Promise<Uint8Array>;
 	};
 }

@@ -1,7 +1,7 @@
-import { readdir, readlink, realpath, stat } from "node:fs/promises";
+import { readdir, readFile, readlink, realpath, stat } from "node:fs/promises";
 import { homedir } from "node:os";
 import path from "node:path";
-import { errorText } from "@gantry/ai";
+import { errorText, withoutUndefined } from "@gantry/ai";
 import type { ExtensionWorkspace } from "@gantry/extensions";
 import { type PathLookup, resolveExistingPath } from "@gantry/tools";
 import { CodingAgentError } from "../errors.js";
@@ -67,6 +67,8 @@ export interface CallPathHost {
 	readlink(absolute: string): Promise<string>;
 	/** `stat` and `readdir` on the host, to find the file a builtin takes a look-alike name to. */
 	lookup: PathLookup;
+	/** A file's bytes on the host, when the host can read files (the git config check needs it). */
+	readFile?: (absolute: string) => Promise<Uint8Array>;
 	/** Names the host in errors. */
 	label: string;
 }
@@ -91,6 +93,7 @@ export function localCallPathHost(cwd: string): CallPathHost {
 				stat(absolutePath).catch((error: unknown) => (isMissing(error) ? undefined : Promise.reject(error))),
 			readdir: (absolutePath) => readdir(absolutePath, { withFileTypes: true }),
 		},
+		readFile: (absolutePath) => readFile(absolutePath),
 		label: "this machine",
 	};
 }
@@ -105,6 +108,7 @@ export function workspaceCallPathHost(workspace: ExtensionWorkspace): CallPathHo
 		realpath: (absolute) => workspace.fs.realpath(absolute),
 		readlink: (absolute) => workspace.fs.readlink(absolute),
 		lookup: { stat: (absolute) => workspace.fs.stat(absolute), readdir: (absolute) => workspace.fs.readdir(absolute) },
+		...withoutUndefined({ readFile: workspace.fs.readFile?.bind(workspace.fs) }),
 		label: workspace.isLocal ? "this machine" : workspace.label,
 	};
 }

@@ -2,6 +2,7 @@ import { withoutUndefined } from "@gantry/ai";
 import type { ExtensionWorkspace, ToolAnnotations } from "@gantry/extensions";
 import type { PermissionMode } from "../settings/types.js";
 import { CallPlaces, callAccessOf, coverAll, coversAny, mightJudge, pathsJudgedBy } from "./call-access.js";
+import { gitConfigHostOf, shellGitMayRunPrograms } from "./git-config-risks.js";
 import { isInsideProject, isProtectedPath, type PolicyModeName, permissionModeOf } from "./permission-modes.js";
 import { type PermissionRule, parsePermissionRules, SHELL_TOOLS } from "./permission-rules.js";
 import { isReadOnlyShellLine } from "./read-only-commands.js";
@@ -90,9 +91,18 @@ export function describeShellCommands(analysis: ShellCommandAnalysis): string {
 	return analysis.commands.map((command) => command.text).join(" · ");
 }
 
-/** Whether the call only reads: the tool says it is read-only, or the shell line runs only known read-only programs. */
-function isReadOnlyCall(call: JudgedCall, shell: ShellCommandAnalysis | undefined): boolean {
-	return classifyTool(call.annotations) === "read-only" || (shell !== undefined && isReadOnlyShellLine(shell));
+/**
+ * Whether the call only reads: the tool says it is read-only, or the shell line runs only known read-only
+ * programs — and a git among them uses a repository whose own config names no program for git to run.
+ */
+async function isReadOnlyCall(
+	call: JudgedCall,
+	shell: ShellCommandAnalysis | undefined,
+	places: CallPlaces,
+): Promise<boolean> {
+	if (classifyTool(call.annotations) === "read-only") return true;
+	if (shell === undefined || !isReadOnlyShellLine(shell)) return false;
+	return !(await shellGitMayRunPrograms(shell.commands, places.host.cwd, gitConfigHostOf(places.host)));
 }
 
 /**
@@ -182,7 +192,7 @@ export async function judgeCall(
 	if (uncheckedDeny) return cannotCheck(uncheckedDeny, "deny");
 	if (call.hint?.decision === "deny") return verdict("deny", "hint", call.hint.reason);
 
-	const readOnly = isReadOnlyCall(call, shell);
+	const readOnly = await isReadOnlyCall(call, shell, places);
 	if (mode === "plan" && !readOnly) {
 		return verdict("deny", "mode", "plan mode (the session is planning: only read-only tools run)");
 	}
