@@ -5,6 +5,9 @@ import { join } from "node:path";
 /** How long a checkpoint waits for its cookie's event before it trusts the watch no more. */
 const COOKIE_TIMEOUT_MS = 2000;
 
+/** At most this many folders are watched (one inotify watch each); a bigger tree is listed with git. */
+const FOLDER_LIMIT = 50_000;
+
 /** Past this many entries under new folders, a checkpoint lists the whole folder with git instead. */
 export const NEW_ENTRY_LIMIT = 2000;
 
@@ -21,7 +24,7 @@ export interface AddedFolder {
  * for its event: the kernel queues every watch's events in one queue per process (libuv keeps one
  * inotify descriptor), so once the cookie's event is in, every change made before it has been seen.
  * When events may have been lost (the kernel queue overflowed, a watch failed, a cookie never came), the
- * checkpoint is told to list the folder with git.
+ * checkpoint is told to list the folder with git. Linux only: elsewhere no single queue orders the events.
  */
 export class FolderWatch {
 	readonly #root: string;
@@ -52,9 +55,11 @@ export class FolderWatch {
 		ignored: ReadonlySet<string>,
 		skip: (relative: string) => boolean,
 	): Promise<FolderWatch> {
-		const queued = Number.parseInt(
-			await readFile("/proc/sys/fs/inotify/max_queued_events", "utf8").catch(() => "16384"),
-			10,
+		const queued = await readNumber("/proc/sys/fs/inotify/max_queued_events", 16384);
+		// Watches count against a limit per user that editors and other tools share: take a quarter at most.
+		const folderLimit = Math.min(
+			FOLDER_LIMIT,
+			Math.floor((await readNumber("/proc/sys/fs/inotify/max_user_watches", 8192)) / 4),
 		);
 		// An overflow drops events but only once the queue is full: a stretch that brought half as many
 		// events as the queue holds is treated as one that may have lost some.
@@ -69,6 +74,9 @@ export class FolderWatch {
 				const folder = pending.pop() as string;
 				const found = await folderWatch.#watchFolder(folder, (relative) => ignored.has(relative) || skip(relative));
 				pending.push(...(found?.folders ?? []));
+				if (folderWatch.#watchers.size + pending.length > folderLimit) {
+					throw new Error(`more than ${folderLimit} folders to watch`);
+				}
 			}
 		} catch (error) {
 			folderWatch.close();
@@ -211,6 +219,11 @@ async function isNestedRepository(absolute: string, entries: readonly import("no
 	if (dotGit === undefined) return false;
 	if (!dotGit.isDirectory()) return true;
 	return (await stat(join(absolute, ".git", "HEAD")).catch(() => undefined)) !== undefined;
+}
+
+async function readNumber(path: string, otherwise: number): Promise<number> {
+	const value = Number.parseInt(await readFile(path, "utf8").catch(() => ""), 10);
+	return Number.isFinite(value) && value > 0 ? value : otherwise;
 }
 
 function isGone(error: unknown): boolean {

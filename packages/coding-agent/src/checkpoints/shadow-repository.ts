@@ -4,6 +4,7 @@ import { join as localJoin, posix } from "node:path";
 import type { Workspace } from "@gantry/tools";
 import { commitBody, LooseObjectWriter } from "./git-objects.js";
 import { GitRunner } from "./git-runner.js";
+import { copyIndexFile } from "./index-copy.js";
 import { WatchedSnapshots } from "./watched-snapshots.js";
 import { listChangedFiles } from "./work-tree-changes.js";
 
@@ -42,7 +43,7 @@ export interface ShadowRepositoryOptions {
 	fileSizeLimit?: number;
 	/**
 	 * Watch a local folder (one inotify watch per folder) so that a snapshot looks only at what changed;
-	 * default true. Without it, or on a remote host, each snapshot lists the folder with git.
+	 * default true. Without it, on a remote host or off Linux, each snapshot lists the folder with git.
 	 */
 	watch?: boolean;
 }
@@ -87,7 +88,8 @@ export class ShadowRepository {
 		this.#limit = options.fileSizeLimit ?? CHECKPOINT_FILE_SIZE_LIMIT;
 		this.#git = new GitRunner(workspace, { gitDir: this.gitDir, workTree: this.workTree, indexFile: this.#indexFile });
 		this.#objects = new LooseObjectWriter(this.gitDir);
-		this.#watchOff = options.watch === false || !workspace.isLocal;
+		// The watch's cookie proves all earlier events arrived only with inotify's single queue (Linux).
+		this.#watchOff = options.watch === false || !workspace.isLocal || process.platform !== "linux";
 		this.#insideTop = relativeInside(this.workTree, this.gitDir, this.#join)?.split("/")[0];
 	}
 
@@ -116,7 +118,7 @@ export class ShadowRepository {
 		// A new session starts from the index another one left, so its first checkpoint hashes only what changed.
 		const shared = this.#join(this.gitDir, "gantry-index", "latest");
 		if ((await fs.stat(this.#indexFile)) === undefined && (await fs.stat(shared)) !== undefined) {
-			await fs.writeFileAtomic(this.#indexFile, await fs.readFile(shared));
+			await copyIndexFile(this.#workspace, shared, this.#indexFile);
 		}
 	}
 
@@ -200,7 +202,7 @@ export class ShadowRepository {
 		await this.#recordCommit(commit);
 		if (this.#last === undefined) {
 			const shared = this.#join(this.gitDir, "gantry-index", "latest");
-			await this.#workspace.fs.writeFileAtomic(shared, await this.#workspace.fs.readFile(this.#indexFile));
+			await copyIndexFile(this.#workspace, this.#indexFile, shared);
 		}
 		this.#last = { commit, tree };
 		return { commit, skipped };
