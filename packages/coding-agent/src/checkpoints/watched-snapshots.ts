@@ -136,24 +136,9 @@ export class WatchedSnapshots {
 			} else model.delete(path);
 		});
 		if (newFiles.length > 0 || newFolders.length > 0) {
-			const candidates = [...newFiles];
-			const folders = new Set<string>();
-			for (const folder of newFolders) {
-				const added = await this.#watch.add(folder);
-				if (added === undefined) return undefined;
-				for (const path of added.folders) folders.add(path);
-				candidates.push(...added.folders, ...added.files);
-			}
-			if (candidates.length > NEW_ENTRY_LIMIT || candidates.some((path) => path.includes("\uFFFD"))) return undefined;
-			const ignored = await checkIgnore(this.#git, candidates);
-			if (ignored === undefined) return undefined;
-			const ignoredFolders = [...folders].filter((folder) => ignored.has(folder));
-			for (const folder of ignoredFolders) this.#watch.forget(folder);
-			for (const path of candidates) {
-				if (folders.has(path) || ignored.has(path)) continue;
-				if (ignoredFolders.some((folder) => path.startsWith(`${folder}/`))) continue;
-				record.add(path);
-			}
+			const found = await this.#newPaths(newFiles, newFolders);
+			if (found === undefined) return undefined;
+			for (const path of found) record.add(path);
 		}
 		const skipped: WatchedTree["skipped"] = [];
 		const blobs = [...record].map((path) => this.#blob(path, limit));
@@ -165,6 +150,38 @@ export class WatchedSnapshots {
 			else model.set(path, blob);
 		});
 		return { tree: model.write(this.#objects), skipped };
+	}
+
+	/**
+	 * The files to record among paths that are new to the checkpoint: git's ignore rules decide, first for
+	 * the new paths themselves (an ignored build folder is not walked), then for what the new folders hold
+	 * (they are watched from now on, but for ignored ones). Undefined when there are too many or odd names.
+	 */
+	async #newPaths(newFiles: string[], newFolders: string[]): Promise<string[] | undefined> {
+		const first = await checkIgnore(this.#git, [...newFiles, ...newFolders]);
+		if (first === undefined) return undefined;
+		const files = newFiles.filter((path) => !first.has(path));
+		const inside: string[] = [];
+		const folders = new Set<string>();
+		for (const folder of newFolders.filter((path) => !first.has(path))) {
+			const added = await this.#watch.add(folder);
+			if (added === undefined) return undefined;
+			for (const path of added.folders) if (path !== folder) folders.add(path);
+			inside.push(...added.files);
+			if (folders.size + inside.length > NEW_ENTRY_LIMIT) return undefined;
+		}
+		if (inside.length === 0) return files;
+		const candidates = [...folders, ...inside];
+		if (candidates.some((path) => path.includes("\uFFFD"))) return undefined;
+		const ignored = await checkIgnore(this.#git, candidates);
+		if (ignored === undefined) return undefined;
+		const ignoredFolders = [...folders].filter((folder) => ignored.has(folder));
+		for (const folder of ignoredFolders) this.#watch.forget(folder);
+		for (const path of inside) {
+			if (ignored.has(path) || ignoredFolders.some((folder) => path.startsWith(`${folder}/`))) continue;
+			files.push(path);
+		}
+		return files;
 	}
 
 	/**

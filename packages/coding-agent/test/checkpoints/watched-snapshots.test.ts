@@ -137,6 +137,18 @@ describe("watched snapshots", () => {
 		await expectSameAsGit(repository, "watched again");
 	});
 
+	it("does not walk an ignored folder that appears, however big", async () => {
+		await writeFile(join(project, ".gitignore"), "build/\n");
+		await writeFile(join(project, "a.txt"), "a\n");
+		const repository = await open("big build");
+		await repository.snapshot("first");
+		await mkdir(join(project, "build", "out"), { recursive: true });
+		// More entries than a new folder may bring before the checkpoint lists everything with git instead.
+		for (let index = 0; index < 2100; index++) await writeFile(join(project, "build", "out", `${index}.js`), "x");
+		await writeFile(join(project, "a.txt"), "b\n");
+		await expectSameAsGit(repository, "big ignored folder");
+	});
+
 	it("leaves a folder with .gitattributes to git, and stops watching once closed", async () => {
 		await writeFile(join(project, "a.txt"), "a\n");
 		const repository = await open("closing");
