@@ -74,6 +74,8 @@ export class ShadowRepository {
 	readonly #insideTop: string | undefined;
 	#watched: WatchedSnapshots | undefined;
 	#watchOff: boolean;
+	/** Files the watch recorded that the index may not know (see `#addRecorded`). */
+	readonly #recorded: string[] = [];
 
 	private constructor(options: ShadowRepositoryOptions) {
 		const { workspace } = options;
@@ -149,10 +151,12 @@ export class ShadowRepository {
 				return this.#commitInProcess(watched.tree, watched.skipped, message);
 			}
 			// It could not vouch for every change (or saw its rules change): a new watch, then a full listing.
+			this.#recorded.push(...this.#watched.takeRecorded());
 			this.#stopWatching();
 		}
 		await this.#startWatching();
 		this.lastWay = "listed";
+		await this.#addRecorded();
 		const skipped = await this.#addAll();
 		const tree = await this.#git.text(["write-tree"]);
 		const snapshot = await this.#commit(tree, skipped, message);
@@ -166,8 +170,33 @@ export class ShadowRepository {
 
 	/** Stops watching the folder (a local folder is watched so a checkpoint looks only at what changed). */
 	close(): void {
+		if (this.#watched !== undefined) this.#recorded.push(...this.#watched.takeRecorded());
 		this.#stopWatching();
 		this.#watchOff = true;
+	}
+
+	/**
+	 * Adds to the index the files watched snapshots recorded without it, even where an ignore rule changed
+	 * since to cover them: a recorded file stays recorded, as a file git tracks stays tracked.
+	 */
+	async #addRecorded(): Promise<void> {
+		const recorded = this.#recorded.splice(0);
+		if (recorded.length === 0) return;
+		const kept: string[] = [];
+		for (const path of recorded) {
+			const stat = await this.#workspace.fs.lstat(this.#join(this.workTree, path));
+			if (stat !== undefined && stat.kind !== "directory" && stat.size <= this.#limit) kept.push(path);
+		}
+		if (kept.length === 0) return;
+		await this.#workspace.fs.writeFileAtomic(this.#pathsFile, Buffer.from(kept.join("\0")));
+		await this.#git.run([
+			"add",
+			"-A",
+			"-f",
+			"--ignore-errors",
+			`--pathspec-from-file=${this.#pathsFile}`,
+			"--pathspec-file-nul",
+		]);
 	}
 
 	/** Brings the private index up to the folder with git: lists every change, then adds it. Returns the files left out. */

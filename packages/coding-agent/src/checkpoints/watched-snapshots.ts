@@ -31,6 +31,8 @@ export class WatchedSnapshots {
 	readonly #objects: LooseObjectWriter;
 	readonly #skip: (relative: string) => boolean;
 	#model: TreeModel | undefined;
+	/** Files recorded here since git last listed the folder: its index does not know them yet. */
+	readonly #recorded = new Set<string>();
 
 	private constructor(
 		git: GitRunner,
@@ -101,6 +103,13 @@ export class WatchedSnapshots {
 		}
 	}
 
+	/** The files recorded since the last listing with git (and forgets them: the listing adds them). */
+	takeRecorded(): string[] {
+		const paths = [...this.#recorded];
+		this.#recorded.clear();
+		return paths;
+	}
+
 	close(): void {
 		this.#watch.close();
 	}
@@ -147,7 +156,10 @@ export class WatchedSnapshots {
 			if (blob === "gone") model.delete(path);
 			else if (blob === "other") return;
 			else if ("size" in blob) skipped.push({ path, size: blob.size });
-			else model.set(path, blob);
+			else {
+				model.set(path, blob);
+				this.#recorded.add(path);
+			}
 		});
 		return { tree: model.write(this.#objects), skipped };
 	}

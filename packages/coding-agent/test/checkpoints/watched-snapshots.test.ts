@@ -137,6 +137,25 @@ describe("watched snapshots", () => {
 		await expectSameAsGit(repository, "watched again");
 	});
 
+	it("keeps recording a file it recorded once an ignore rule covers it, as git keeps a tracked file", async () => {
+		await writeFile(join(project, "a.txt"), "a\n");
+		const repository = await open("tracked stays");
+		await repository.snapshot("first");
+		await mkdir(join(project, "gen"));
+		await writeFile(join(project, "gen", "x.txt"), "x\n");
+		await repository.snapshot("made by a tool");
+		expect(repository.lastWay).toBe("watched");
+		await writeFile(join(project, ".gitignore"), "gen/\n");
+		await writeFile(join(project, "gen", "x.txt"), "x changed\n");
+		const after = await repository.snapshot("ignored now");
+		expect(repository.lastWay).toBe("listed");
+		expect(filesOf(repository, after.commit)).toEqual([".gitignore", "a.txt", "gen/x.txt"]);
+		const content = execFileSync("git", ["--git-dir", repository.gitDir, "show", `${after.commit}:gen/x.txt`], {
+			encoding: "utf8",
+		});
+		expect(content).toBe("x changed\n");
+	});
+
 	it("does not walk an ignored folder that appears, however big", async () => {
 		await writeFile(join(project, ".gitignore"), "build/\n");
 		await writeFile(join(project, "a.txt"), "a\n");
