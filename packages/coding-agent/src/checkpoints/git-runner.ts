@@ -80,8 +80,11 @@ export class GitRunner {
 		this.#cwd = location.workTree;
 	}
 
-	/** Runs `git args`; rejects with `GitMissingError` when git cannot be started. Never rejects for an exit code. */
-	async run(args: readonly string[]): Promise<GitResult> {
+	/**
+	 * Runs `git args` (with `env` on top of the shadow repository's variables); rejects with
+	 * `GitMissingError` when git cannot be started. Never rejects for an exit code.
+	 */
+	async run(args: readonly string[], env?: Record<string, string>): Promise<GitResult> {
 		const stdout: Buffer[] = [];
 		const stderr: Buffer[] = [];
 		let status: Awaited<ReturnType<Workspace["processes"]["spawn"]>>;
@@ -89,7 +92,7 @@ export class GitRunner {
 		try {
 			status = await this.#workspace.processes.spawn("git", [...fixed, ...args], {
 				cwd: this.#cwd,
-				env: this.#env,
+				env: env === undefined ? this.#env : { ...this.#env, ...env },
 				unsandboxed: true,
 				onStdout: (data) => {
 					stdout.push(data);

@@ -29,6 +29,8 @@ export interface SessionCheckpointsOptions {
 	/** Tells the user something once (checkpoints off, a file too big). */
 	notify: (message: string) => void;
 	fileSizeLimit?: number;
+	/** Watch a local folder so a checkpoint looks only at what changed (default true). */
+	watch?: boolean;
 }
 
 /** The session's checkpoints: one before and after each prompt, the list of prompts, and rewinds. */
@@ -38,6 +40,7 @@ export class SessionCheckpoints {
 	#repository: Promise<ShadowRepository | undefined> | undefined;
 	readonly #told = new Set<string>();
 	#running: Promise<void> | undefined;
+	#closed = false;
 
 	constructor(options: SessionCheckpointsOptions) {
 		this.#options = options;
@@ -143,6 +146,12 @@ export class SessionCheckpoints {
 		return { restored: entry.restored, removed: entry.removed, conflicts: entry.conflicts };
 	}
 
+	/** Stops watching the folder; a later checkpoint lists it with git. */
+	close(): void {
+		this.#closed = true;
+		void this.#repository?.then((repository) => repository?.close());
+	}
+
 	#record(entry: TranscriptCheckpointEntry | TranscriptRewindEntry): void {
 		this.history.apply(entry);
 		this.#options.append?.(entry);
@@ -170,7 +179,12 @@ export class SessionCheckpoints {
 			return undefined;
 		}
 		try {
-			const options = { workspace, home, sessionKey: this.#options.sessionKey };
+			const options = {
+				workspace,
+				home,
+				sessionKey: this.#options.sessionKey,
+				watch: this.#options.watch !== false && !this.#closed,
+			};
 			const limit = this.#options.fileSizeLimit;
 			return await ShadowRepository.open(limit === undefined ? options : { ...options, fileSizeLimit: limit });
 		} catch (error) {

@@ -1,7 +1,11 @@
 import { createHash } from "node:crypto";
+import { renameSync, writeFileSync } from "node:fs";
 import { join as localJoin, posix } from "node:path";
 import type { Workspace } from "@gantry/tools";
+import { commitBody, LooseObjectWriter } from "./git-objects.js";
 import { GitRunner } from "./git-runner.js";
+import { copyIndexFile } from "./index-copy.js";
+import { WatchedSnapshots } from "./watched-snapshots.js";
 import { listChangedFiles } from "./work-tree-changes.js";
 
 /** Files bigger than this are left out of checkpoints (and reported once): 10 MiB. */
@@ -37,6 +41,11 @@ export interface ShadowRepositoryOptions {
 	sessionKey: string;
 	/** Default `CHECKPOINT_FILE_SIZE_LIMIT`. */
 	fileSizeLimit?: number;
+	/**
+	 * Watch a local folder (one inotify watch per folder) so that a snapshot looks only at what changed;
+	 * default true. Without it, on a remote host or off Linux, each snapshot lists the folder with git.
+	 */
+	watch?: boolean;
 }
 
 /**
@@ -48,6 +57,8 @@ export interface ShadowRepositoryOptions {
 export class ShadowRepository {
 	readonly gitDir: string;
 	readonly workTree: string;
+	/** How the last snapshot learnt what changed: from the folder watch, or by listing the folder with git. */
+	lastWay: "watched" | "listed" | undefined;
 	readonly #workspace: Workspace;
 	readonly #git: GitRunner;
 	readonly #join: (...parts: string[]) => string;
@@ -58,6 +69,13 @@ export class ShadowRepository {
 	#excludes = "";
 	#tooBig: string | undefined;
 	#last: { commit: string; tree: string } | undefined;
+	readonly #objects: LooseObjectWriter;
+	/** The first folder of the repository's path when it lies inside the recorded folder. */
+	readonly #insideTop: string | undefined;
+	#watched: WatchedSnapshots | undefined;
+	#watchOff: boolean;
+	/** Files the watch recorded that the index may not know (see `#addRecorded`). */
+	readonly #recorded: string[] = [];
 
 	private constructor(options: ShadowRepositoryOptions) {
 		const { workspace } = options;
@@ -71,6 +89,10 @@ export class ShadowRepository {
 		this.#refFile = this.#join(this.gitDir, "refs", "gantry", key);
 		this.#limit = options.fileSizeLimit ?? CHECKPOINT_FILE_SIZE_LIMIT;
 		this.#git = new GitRunner(workspace, { gitDir: this.gitDir, workTree: this.workTree, indexFile: this.#indexFile });
+		this.#objects = new LooseObjectWriter(this.gitDir);
+		// The watch's cookie proves all earlier events arrived only with inotify's single queue (Linux).
+		this.#watchOff = options.watch === false || !workspace.isLocal || process.platform !== "linux";
+		this.#insideTop = relativeInside(this.workTree, this.gitDir, this.#join)?.split("/")[0];
 	}
 
 	/**
@@ -92,12 +114,13 @@ export class ShadowRepository {
 		await fs.mkdir(this.#join(this.gitDir, "gantry-index"));
 		await fs.mkdir(this.#join(this.gitDir, "refs", "gantry"));
 		await fs.mkdir(this.#join(this.gitDir, "info"));
+		if (!this.#watchOff) await fs.mkdir(this.#join(this.gitDir, "gantry-cookies"));
 		this.#excludes = await this.#baseExcludes();
 		await this.#writeExcludes([]);
 		// A new session starts from the index another one left, so its first checkpoint hashes only what changed.
 		const shared = this.#join(this.gitDir, "gantry-index", "latest");
 		if ((await fs.stat(this.#indexFile)) === undefined && (await fs.stat(shared)) !== undefined) {
-			await fs.writeFileAtomic(this.#indexFile, await fs.readFile(shared));
+			await copyIndexFile(this.#workspace, shared, this.#indexFile);
 		}
 	}
 
@@ -121,6 +144,63 @@ export class ShadowRepository {
 
 	/** Records the folder as it is now; a folder unchanged since the last snapshot gives the same commit. */
 	async snapshot(message: string): Promise<Snapshot> {
+		if (this.#last !== undefined && this.#watched !== undefined) {
+			const watched = await this.#watched.snapshot(this.#limit);
+			if (watched !== undefined) {
+				this.lastWay = "watched";
+				return this.#commitInProcess(watched.tree, watched.skipped, message);
+			}
+			// It could not vouch for every change (or saw its rules change): a new watch, then a full listing.
+			this.#recorded.push(...this.#watched.takeRecorded());
+			this.#stopWatching();
+		}
+		await this.#startWatching();
+		this.lastWay = "listed";
+		await this.#addRecorded();
+		const skipped = await this.#addAll();
+		const tree = await this.#git.text(["write-tree"]);
+		const snapshot = await this.#commit(tree, skipped, message);
+		// The watch runs since before this listing: later snapshots need to look only at what it saw since.
+		if (this.#watched !== undefined && !(await this.#watched.reset(tree).catch(() => false))) {
+			this.#stopWatching();
+			this.#watchOff = true;
+		}
+		return snapshot;
+	}
+
+	/** Stops watching the folder (a local folder is watched so a checkpoint looks only at what changed). */
+	close(): void {
+		if (this.#watched !== undefined) this.#recorded.push(...this.#watched.takeRecorded());
+		this.#stopWatching();
+		this.#watchOff = true;
+	}
+
+	/**
+	 * Adds to the index the files watched snapshots recorded without it, even where an ignore rule changed
+	 * since to cover them: a recorded file stays recorded, as a file git tracks stays tracked.
+	 */
+	async #addRecorded(): Promise<void> {
+		const recorded = this.#recorded.splice(0);
+		if (recorded.length === 0) return;
+		const kept: string[] = [];
+		for (const path of recorded) {
+			const stat = await this.#workspace.fs.lstat(this.#join(this.workTree, path));
+			if (stat !== undefined && stat.kind !== "directory" && stat.size <= this.#limit) kept.push(path);
+		}
+		if (kept.length === 0) return;
+		await this.#workspace.fs.writeFileAtomic(this.#pathsFile, Buffer.from(kept.join("\0")));
+		await this.#git.run([
+			"add",
+			"-A",
+			"-f",
+			"--ignore-errors",
+			`--pathspec-from-file=${this.#pathsFile}`,
+			"--pathspec-file-nul",
+		]);
+	}
+
+	/** Brings the private index up to the folder with git: lists every change, then adds it. Returns the files left out. */
+	async #addAll(): Promise<Snapshot["skipped"]> {
 		const skipped: Snapshot["skipped"] = [];
 		for (let attempt = 1; ; attempt++) {
 			const changed = await listChangedFiles(this.#git, this.#workspace, this.#join, this.#limit);
@@ -141,18 +221,60 @@ export class ShadowRepository {
 			// A file listed a moment ago vanished before `add` saw it: list again once.
 			if (attempt >= 2) throw new Error(`git add failed: ${added.stderr.trim().split("\n").slice(-2).join(" ")}`);
 		}
-		const tree = await this.#git.text(["write-tree"]);
+		return skipped;
+	}
+
+	async #commit(tree: string, skipped: Snapshot["skipped"], message: string): Promise<Snapshot> {
 		if (this.#last?.tree === tree) return { commit: this.#last.commit, skipped };
 		const parent = this.#last?.commit ?? (await this.#readRef());
 		const commit = await this.#git.text(["commit-tree", tree, ...(parent ? ["-p", parent] : []), "-m", message]);
-		// The ref keeps every commit of the session reachable (a loose ref is one line: the commit id).
-		await this.#workspace.fs.writeFileAtomic(this.#refFile, Buffer.from(`${commit}\n`));
+		await this.#recordCommit(commit);
 		if (this.#last === undefined) {
 			const shared = this.#join(this.gitDir, "gantry-index", "latest");
-			await this.#workspace.fs.writeFileAtomic(shared, await this.#workspace.fs.readFile(this.#indexFile));
+			await copyIndexFile(this.#workspace, this.#indexFile, shared);
 		}
 		this.#last = { commit, tree };
 		return { commit, skipped };
+	}
+
+	/** Like `#commit` for a tree the watch wrote: the commit object is written here too, without a git process. */
+	async #commitInProcess(tree: string, skipped: Snapshot["skipped"], message: string): Promise<Snapshot> {
+		const last = this.#last as { commit: string; tree: string };
+		if (last.tree === tree) return { commit: last.commit, skipped };
+		const body = commitBody(tree, last.commit, message, Math.floor(Date.now() / 1000));
+		const commit = this.#objects.write("commit", body);
+		writeRefNow(this.#refFile, commit);
+		this.#last = { commit, tree };
+		return { commit, skipped };
+	}
+
+	async #recordCommit(commit: string): Promise<void> {
+		// The ref keeps every commit of the session reachable (a loose ref is one line: the commit id).
+		await this.#workspace.fs.writeFileAtomic(this.#refFile, Buffer.from(`${commit}\n`));
+	}
+
+	/**
+	 * Starts watching a local folder when no watch runs (the first snapshot, or one after the watch could
+	 * not vouch for what changed). A folder that cannot be watched (the system's limit) is listed with git.
+	 */
+	async #startWatching(): Promise<void> {
+		if (this.#watched !== undefined || this.#watchOff) return;
+		try {
+			this.#watched = await WatchedSnapshots.start(
+				this.#git,
+				this.workTree,
+				this.gitDir,
+				this.#join(this.gitDir, "gantry-cookies"),
+				(top) => top === this.#insideTop,
+			);
+		} catch {
+			this.#watchOff = true;
+		}
+	}
+
+	#stopWatching(): void {
+		this.#watched?.close();
+		this.#watched = undefined;
 	}
 
 	/** The ignore list with the files over the size limit, so a whole-folder `add` leaves them out too. */
@@ -225,6 +347,13 @@ export class ShadowRepository {
 /** A path as an ignore pattern that matches exactly it (no wildcard, negation, comment or trimmed space). */
 function escapeIgnorePattern(path: string): string {
 	return path.replace(/[\\*?[\]!#]/g, (character) => `\\${character}`).replace(/ $/, "\\ ");
+}
+
+/** A ref written as git writes one (a temporary file renamed over it), synchronously, on this machine. */
+function writeRefNow(path: string, commit: string): void {
+	const temporary = `${path}.lock`;
+	writeFileSync(temporary, `${commit}\n`);
+	renameSync(temporary, path);
 }
 
 function hashOf(text: string): string {

@@ -51,7 +51,11 @@ export async function rewindTranscript(options: RewindTranscriptOptions): Promis
 	const what: RewindOptions = {};
 	if (options.code !== undefined) what.code = options.code;
 	if (options.conversation !== undefined) what.conversation = options.conversation;
-	return checkpoints.rewind(id, what, () => {});
+	try {
+		return await checkpoints.rewind(id, what, () => {});
+	} finally {
+		checkpoints.close();
+	}
 }
 
 function checkpointsOf(
@@ -81,6 +85,8 @@ function checkpointsOf(
 	const history = opened.loaded?.checkpoints;
 	return new SessionCheckpoints({
 		enabled: true,
+		// One rewind and done: nothing to gain from watching the folder.
+		watch: false,
 		...host,
 		sessionKey: sessionIdFor(path),
 		...(history === undefined ? {} : { history }),

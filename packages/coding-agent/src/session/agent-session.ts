@@ -292,6 +292,7 @@ export class AgentSession {
 		this.abort();
 		await this.agent.waitForIdle();
 		await this.#checkpoints.idle();
+		this.#checkpoints.close();
 		if (this.#hooks !== undefined) await runSessionEnd(this.#hooks, "other");
 		// Extensions close what they opened (MCP servers and their processes) while the hosts still exist.
 		await this.runner.shutdown();
