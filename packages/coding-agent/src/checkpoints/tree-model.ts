@@ -25,6 +25,8 @@ export class TreeModel {
 			if (record === "") continue;
 			const tab = record.indexOf("\t");
 			const [mode, , oid] = record.slice(0, tab).split(" ");
+			// Not `<mode> <type> <oid>\t<path>`: a listing this model cannot read is git's to handle.
+			if (tab === -1 || mode === undefined || oid === undefined) return undefined;
 			const path = record.slice(tab + 1);
 			const normalMode = mode === "040000" ? FOLDER_MODE : mode;
 			if (normalMode === FOLDER_MODE) model.#folders.set(path, new Map());

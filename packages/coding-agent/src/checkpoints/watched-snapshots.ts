@@ -118,7 +118,7 @@ export class WatchedSnapshots {
 		const record = new Set<string>();
 		const newFiles: string[] = [];
 		const newFolders: string[] = [];
-		const paths = dirty.filter((path) => !this.#skip(path.split("/")[0])).sort();
+		const paths = dirty.filter((path) => !this.#skip(path.split("/")[0] ?? "")).sort();
 		if (paths.some((path) => RULE_FILES.has(nameOf(path)) || path.includes("\uFFFD"))) return undefined;
 		const stats = paths.map((path) => lstatOrNothing(join(this.#workTree, path)));
 		paths.forEach((path, index) => {
@@ -150,17 +150,16 @@ export class WatchedSnapshots {
 			for (const path of found) record.add(path);
 		}
 		const skipped: WatchedTree["skipped"] = [];
-		const blobs = [...record].map((path) => this.#blob(path, limit));
-		[...record].forEach((path, index) => {
-			const blob = blobs[index];
+		for (const path of record) {
+			const blob = this.#blob(path, limit);
 			if (blob === "gone") model.delete(path);
-			else if (blob === "other") return;
+			else if (blob === "other") continue;
 			else if ("size" in blob) skipped.push({ path, size: blob.size });
 			else {
 				model.set(path, blob);
 				this.#recorded.add(path);
 			}
-		});
+		}
 		return { tree: model.write(this.#objects), skipped };
 	}
 
