@@ -120,6 +120,8 @@ async function assemble(
 	let building: Promise<SandboxProfile> | undefined;
 	let seccompFilterPath: string | undefined;
 	let relays: NetworkRelays | undefined;
+	/** Profiles leave the relays to the workspace's shared network (see `network-relays.ts`). */
+	let sharedNetwork = false;
 
 	const currentProfile = (current: CurrentLists): Promise<SandboxProfile> => {
 		if (profile && profile.fingerprint === current.fingerprint) return Promise.resolve(profile);
@@ -135,7 +137,7 @@ async function assemble(
 				commandText,
 				tempDir,
 				...(seccompFilterPath ? { seccompFilterPath } : {}),
-				...(relays ? { relaySockets: relaySocketsOf(runtime) } : {}),
+				...(sharedNetwork ? { relaySockets: relaySocketsOf(runtime) } : {}),
 			},
 			current.fingerprint,
 		);
@@ -164,14 +166,25 @@ async function assemble(
 			await setWorkspaceHosts(runtime, id, resolved.allowedDomains, resolved.deniedDomains);
 			if (resolved.allowedDomains.length > 0) {
 				await startNetwork(runtime, id);
-				if (availability.nsenterPath && seccompFilterPath) {
-					relays = await sharedRelays(runtime, availability.bwrapPath, availability.nsenterPath);
+				const { nsenterPath } = availability;
+				sharedNetwork = nsenterPath !== undefined && seccompFilterPath !== undefined;
+				// The relays start while the profile is built; without them, the profile is built again.
+				const [started, built] = await Promise.allSettled([
+					nsenterPath && sharedNetwork ? sharedRelays(runtime, availability.bwrapPath, nsenterPath) : undefined,
+					currentProfile(lists()),
+				]);
+				relays = started.status === "fulfilled" ? started.value : undefined;
+				if (built.status === "rejected") throw built.reason;
+				if (sharedNetwork && !relays) {
+					sharedNetwork = false;
+					profile = undefined;
 				}
 			}
 			await currentProfile(lists());
 		} catch (error) {
 			relays?.close();
 			relays = undefined;
+			sharedNetwork = false;
 			if (runtime) await forgetWorkspace(runtime, id).catch(() => undefined);
 			if (isConfigurationError(error)) {
 				throw new SandboxError("invalid_option", `The sandbox settings were refused: ${errorText(error)}`, {
