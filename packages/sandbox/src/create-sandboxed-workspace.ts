@@ -174,8 +174,11 @@ async function assemble(
 					currentProfile(lists()),
 				]);
 				relays = started.status === "fulfilled" ? started.value : undefined;
-				if (built.status === "rejected") throw built.reason;
-				if (sharedNetwork && !relays) {
+				if (built.status === "rejected" && !sharedNetwork) throw built.reason;
+				if (!relays || built.status === "rejected") {
+					// sandbox-runtime's own relays and seccomp helper in every command, as it makes them.
+					relays?.close();
+					relays = undefined;
 					sharedNetwork = false;
 					profile = undefined;
 				}

@@ -220,6 +220,9 @@ function withoutOwnRelays(words: string[], sockets: string[]): string[] {
 		kept.push(word);
 	}
 	if (!unshared) throw new Error("sandbox-runtime's networked invocation has no --unshare-net to replace");
+	// Without its seccomp helper, only bubblewrap keeps a command from making a user namespace (in which the
+	// write denies could be detached); a bubblewrap that cannot is left to the helper.
+	if (!kept.includes("--disable-userns")) throw new Error("this bubblewrap cannot disable user namespaces");
 	return [...kept, ...words.slice(end)];
 }
 

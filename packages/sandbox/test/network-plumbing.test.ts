@@ -2,8 +2,8 @@ import { readdirSync, readFileSync, readlinkSync } from "node:fs";
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import type { SandboxedWorkspace } from "../src/index.js";
-import { bash, makePlace, type Place, removePlace, sandboxed } from "./helpers.js";
+import { createSandboxedWorkspace, type SandboxedWorkspace } from "../src/index.js";
+import { bash, localWorkspace, makePlace, type Place, removePlace, sandboxed } from "./helpers.js";
 
 let place: Place;
 const workspaces: SandboxedWorkspace[] = [];
@@ -76,6 +76,33 @@ describe("the network plumbing of sandboxed commands", () => {
 			`env -u NO_PROXY -u no_proxy curl -fsS --max-time 20 http://127.0.0.1:${port}/`,
 		);
 		expect(reached.text).toBe("answer");
+	});
+
+	it("falls back to sandbox-runtime's relays in every command where there is no nsenter", async () => {
+		const port = await httpServer();
+		const local = localWorkspace(place);
+		const processes = local.processes;
+		const withoutNsenter = {
+			...local,
+			processes: {
+				...processes,
+				which: (name: string, lookup?: Parameters<typeof processes.which>[1]) =>
+					name === "nsenter" ? Promise.resolve(undefined) : processes.which(name, lookup),
+			},
+		};
+		const workspace = await createSandboxedWorkspace(withoutNsenter, {
+			enabled: true,
+			network: { allowedDomains: [`127.0.0.1:${port}`] },
+		});
+		workspaces.push(workspace);
+		expect(workspace.sandbox.active).toBe(true);
+		const curl = `env -u NO_PROXY -u no_proxy curl -fsS --max-time 20 http://127.0.0.1:${port}/`;
+		const first = await bash(workspace, `readlink /proc/self/ns/net; ${curl}`);
+		const second = await bash(workspace, "readlink /proc/self/ns/net");
+		expect(first.text).toMatch(/answer$/);
+		expect(first.text.split("\n")[0]).not.toBe(second.text);
+		const socket = await bash(workspace, "python3 -c 'import socket; socket.socket(socket.AF_UNIX)' 2>&1 | tail -1");
+		expect(socket.text).toMatch(/Permission|not permitted/i);
 	});
 
 	it("holds a command with an allow list to the proxy and to the write denies", async () => {
