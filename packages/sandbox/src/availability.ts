@@ -3,7 +3,14 @@ import type { WorkspaceProcesses } from "@gantry/tools";
 
 /** The programs a sandbox needs on this machine, found; or why it cannot run here. */
 export type Availability =
-	| { available: true; bwrapPath: string; socatPath: string; bashPath: string }
+	| {
+			available: true;
+			bwrapPath: string;
+			socatPath: string;
+			bashPath: string;
+			/** util-linux's nsenter, when there is one: commands with an allow list share relays through it. */
+			nsenterPath?: string;
+	  }
 	| { available: false; reason: string };
 
 const INSTALL_HINT = "install bubblewrap and socat (Debian/Ubuntu: apt-get install bubblewrap socat)";
@@ -28,10 +35,11 @@ export async function checkAvailability(processes: WorkspaceProcesses): Promise<
 			reason: `the OS sandbox runs on Linux only for now (this is ${process.platform})`,
 		};
 	}
-	const [bwrapPath, socatPath, bashPath] = await Promise.all([
+	const [bwrapPath, socatPath, bashPath, nsenterPath] = await Promise.all([
 		processes.which("bwrap"),
 		processes.which("socat"),
 		processes.which("bash"),
+		processes.which("nsenter"),
 	]);
 	if (bwrapPath === undefined)
 		return { available: false, reason: `bubblewrap (bwrap) is not on PATH; ${INSTALL_HINT}` };
@@ -59,5 +67,5 @@ export async function checkAvailability(processes: WorkspaceProcesses): Promise<
 			reason: `bubblewrap cannot create a sandbox here (${probe.output || "it failed without a message"}); unprivileged user namespaces may be disabled (sysctl kernel.unprivileged_userns_clone, or a container without them)`,
 		};
 	}
-	return { available: true, bwrapPath, socatPath, bashPath };
+	return { available: true, bwrapPath, socatPath, bashPath, ...(nsenterPath ? { nsenterPath } : {}) };
 }

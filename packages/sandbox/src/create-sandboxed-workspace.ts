@@ -1,14 +1,17 @@
+import { execFile } from "node:child_process";
 import { mkdtemp, realpath, rm, writeFile } from "node:fs/promises";
 import path from "node:path";
+import { promisify } from "node:util";
 import { errorText } from "@gantry/ai";
 import type { Workspace } from "@gantry/tools";
 import { type Availability, checkAvailability } from "./availability.js";
 import { SandboxError } from "./errors.js";
 import { excludingEntry } from "./excluded-commands.js";
+import { type NetworkRelays, startNetworkRelays } from "./network-relays.js";
 import { sandboxedCommandEnded, sandboxedCommandStarted } from "./placeholders.js";
 import { buildProfile, newCommandId, type SandboxProfile } from "./profile.js";
 import { type ResolvedSandboxSettings, resolveSandboxSettings } from "./resolve-settings.js";
-import { forgetWorkspace, preloadRuntime, setWorkspaceHosts, startRuntime } from "./runtime.js";
+import { forgetWorkspace, preloadRuntime, setWorkspaceHosts, startNetwork, startRuntime } from "./runtime.js";
 import { sandboxedFileSystem } from "./sandboxed-file-system.js";
 import { sandboxedProcesses, starterOf } from "./sandboxed-processes.js";
 import {
@@ -20,6 +23,8 @@ import {
 import { noNetworkSeccompFilter } from "./seccomp-filter.js";
 import type { SandboxSettings } from "./settings.js";
 import { type CurrentLists, listMaker, type RuleDeny } from "./workspace-lists.js";
+
+const execFileAsync = promisify(execFile);
 
 /** Options of `createSandboxedWorkspace` beyond the settings. */
 export interface SandboxedWorkspaceOptions {
@@ -114,6 +119,9 @@ async function assemble(
 	let profile: SandboxProfile | undefined;
 	let building: Promise<SandboxProfile> | undefined;
 	let seccompFilterPath: string | undefined;
+	let relays: NetworkRelays | undefined;
+	/** Profiles leave the relays to the workspace's shared network (see `network-relays.ts`). */
+	let sharedNetwork = false;
 
 	const currentProfile = (current: CurrentLists): Promise<SandboxProfile> => {
 		if (profile && profile.fingerprint === current.fingerprint) return Promise.resolve(profile);
@@ -129,6 +137,7 @@ async function assemble(
 				commandText,
 				tempDir,
 				...(seccompFilterPath ? { seccompFilterPath } : {}),
+				...(sharedNetwork ? { relaySockets: relaySocketsOf(runtime) } : {}),
 			},
 			current.fingerprint,
 		);
@@ -149,14 +158,36 @@ async function assemble(
 	if (availability.available) {
 		try {
 			runtime = await startRuntime(availability.bwrapPath, availability.socatPath);
-			const filter = resolved.allowedDomains.length === 0 ? noNetworkSeccompFilter() : undefined;
+			const filter = noNetworkSeccompFilter();
 			if (filter) {
-				seccompFilterPath = path.join(privateDir, "no-network.bpf");
+				seccompFilterPath = path.join(privateDir, "sockets.bpf");
 				await writeFile(seccompFilterPath, filter, { mode: 0o444 });
 			}
 			await setWorkspaceHosts(runtime, id, resolved.allowedDomains, resolved.deniedDomains);
+			if (resolved.allowedDomains.length > 0) {
+				await startNetwork(runtime, id);
+				const { nsenterPath } = availability;
+				sharedNetwork = nsenterPath !== undefined && seccompFilterPath !== undefined;
+				// The relays start while the profile is built; without them, the profile is built again.
+				const [started, built] = await Promise.allSettled([
+					nsenterPath && sharedNetwork ? sharedRelays(runtime, availability.bwrapPath, nsenterPath) : undefined,
+					currentProfile(lists()),
+				]);
+				relays = started.status === "fulfilled" ? started.value : undefined;
+				if (built.status === "rejected" && !sharedNetwork) throw built.reason;
+				if (!relays || built.status === "rejected") {
+					// sandbox-runtime's own relays and seccomp helper in every command, as it makes them.
+					relays?.close();
+					relays = undefined;
+					sharedNetwork = false;
+					profile = undefined;
+				}
+			}
 			await currentProfile(lists());
 		} catch (error) {
+			relays?.close();
+			relays = undefined;
+			sharedNetwork = false;
 			if (runtime) await forgetWorkspace(runtime, id).catch(() => undefined);
 			if (isConfigurationError(error)) {
 				throw new SandboxError("invalid_option", `The sandbox settings were refused: ${errorText(error)}`, {
@@ -168,6 +199,7 @@ async function assemble(
 			runtime = undefined;
 		}
 	}
+	const enterNetwork = () => (relays ? relays.enter() : []);
 
 	const place = (command: string, unsandboxed: boolean): CommandPlacement => {
 		if (!status.active) return { sandboxed: false, reason: `the sandbox is not active (${status.reason})` };
@@ -195,6 +227,7 @@ async function assemble(
 			failClosed: resolved.enabled && resolved.failIfUnavailable,
 			place,
 			profile: () => currentProfile(lists()),
+			enterNetwork,
 			lists,
 			networked: resolved.allowedDomains.length > 0,
 			networkViolations: (since) =>
@@ -216,7 +249,7 @@ async function assemble(
 			if (!status.active)
 				throw new Error(`The OS sandbox is not active (${status.reason}), so ${file} is not started.`);
 			const built = await currentProfile(lists());
-			const starter = starterOf(built, file, args);
+			const starter = starterOf(built, file, args, built.sharedNetwork ? enterNetwork() : []);
 			sandboxedCommandStarted();
 			let released = false;
 			return {
@@ -233,6 +266,7 @@ async function assemble(
 		async close() {
 			if (closed) return;
 			closed = true;
+			relays?.close();
 			if (runtime) await forgetWorkspace(runtime, id);
 			await removeFolders();
 			const closable = inner as Workspace & { close?: () => Promise<void> };
@@ -241,6 +275,46 @@ async function assemble(
 	};
 	registerSandboxedWorkspace(workspace);
 	return workspace;
+}
+
+function relaySocketsOf(runtime: Awaited<ReturnType<typeof startRuntime>>): string[] {
+	const { manager } = runtime;
+	return [manager.getLinuxHttpSocketPath(), manager.getLinuxSocksSocketPath()].filter(
+		(socket): socket is string => socket !== undefined,
+	);
+}
+
+/**
+ * The workspace's relays in a network namespace of their own, once it is seen that a command can enter it
+ * (nsenter may be refused where bubblewrap is not); undefined when not, and commands start their own relays
+ * as sandbox-runtime makes them.
+ */
+async function sharedRelays(
+	runtime: Awaited<ReturnType<typeof startRuntime>>,
+	bwrapPath: string,
+	nsenterPath: string,
+): Promise<NetworkRelays | undefined> {
+	const [httpSocketPath, socksSocketPath] = [
+		runtime.manager.getLinuxHttpSocketPath(),
+		runtime.manager.getLinuxSocksSocketPath(),
+	];
+	if (!httpSocketPath || !socksSocketPath) return undefined;
+	let relays: NetworkRelays | undefined;
+	try {
+		relays = await startNetworkRelays({
+			bwrapPath,
+			socatPath: runtime.socatPath,
+			nsenterPath,
+			httpSocketPath,
+			socksSocketPath,
+		});
+		const [enter, ...enterArgs] = relays.enter() as [string, ...string[]];
+		await execFileAsync(enter, [...enterArgs, "/bin/true"], { timeout: 10_000 });
+		return relays;
+	} catch {
+		relays?.close();
+		return undefined;
+	}
 }
 
 /** `find`'s fast path without the files `denyRead` hides. */

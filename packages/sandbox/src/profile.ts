@@ -23,6 +23,11 @@ export interface SandboxProfile {
 	direct: boolean;
 	/** When set, bubblewrap reads its seccomp filter from fd 3, opened on this file by a shell in front of it. */
 	seccompFilterPath?: string;
+	/**
+	 * The command must start inside the workspace's shared network namespace (see `network-relays.ts`): the
+	 * profile has no network of its own and no relays.
+	 */
+	sharedNetwork: boolean;
 	/** Paths bubblewrap creates as mount points on the host (they did not exist), deepest first. */
 	placeholders: string[];
 	/** The state of the disk the profile was built for. */
@@ -47,8 +52,16 @@ export interface ProfileInput {
 	commandText: string;
 	/** TMPDIR inside the sandbox: the workspace's temp folder, which commands may write. */
 	tempDir: string;
-	/** The seccomp filter file for commands that may reach no host, when this machine has one. */
+	/**
+	 * The seccomp filter file (no Unix or VM sockets, no io_uring), when this machine has one: bubblewrap
+	 * loads it for commands with no network, and for commands with an allow list when `relaySockets` is set.
+	 */
 	seccompFilterPath?: string;
+	/**
+	 * The host-side bridge sockets of sandbox-runtime's proxy, when the workspace's relays run once in a
+	 * shared network namespace: the profile then leaves out sandbox-runtime's per-command relays.
+	 */
+	relaySockets?: string[];
 }
 
 function entry(item: PathEntry): FilesystemPathEntry {
@@ -115,7 +128,9 @@ export function fingerprintOf(denyWrite: PathEntry[], extra: string): string {
 /**
  * Builds a profile with sandbox-runtime: its filesystem arguments (the lists, its own denies, symlink and
  * rename protection), its proxy plumbing when hosts are allowed, and — when none are — `--unshare-net` with
- * no proxy at all, plus bubblewrap's own seccomp filter where this machine has one.
+ * no proxy at all, plus bubblewrap's own seccomp filter where this machine has one. With an allow list and
+ * relays shared by the workspace, sandbox-runtime's proxy variables are kept and its per-command relays,
+ * bridge mounts and seccomp helper give way to the shared namespace and bubblewrap's filter.
  */
 export async function buildProfile(
 	state: Awaited<ReturnType<typeof startRuntime>>,
@@ -129,12 +144,16 @@ export async function buildProfile(
 		allowRead: input.allowRead.map(entry),
 	};
 	const networked = input.allowedDomains.length > 0;
-	const useFilter = !networked && input.seccompFilterPath !== undefined;
+	const sharedNetwork = networked && input.relaySockets !== undefined && input.seccompFilterPath !== undefined;
+	const useFilter = (!networked || sharedNetwork) && input.seccompFilterPath !== undefined;
 	const wrapped = await buildWithConfig(
 		state,
 		(base): SandboxRuntimeConfig =>
 			networked
-				? base
+				? // With the shared relays, bubblewrap's filter refuses Unix sockets: no helper in the sandbox.
+					sharedNetwork
+					? { ...base, network: { ...base.network, allowAllUnixSockets: true } }
+					: base
 				: {
 						...base,
 						// No allow list anywhere: sandbox-runtime adds no proxy, no relays and no --unshare-net.
@@ -156,17 +175,62 @@ export async function buildProfile(
 			`sandbox-runtime built an invocation Gantry cannot run (it does not start with ${bwrap}; the profile may be too large for one command line): ${wrapped.slice(0, 200)}`,
 		);
 	}
-	const words = await splitShellWords(input.bashPath, wrapped);
+	let words = await splitShellWords(input.bashPath, wrapped);
 	if (words[0] !== bwrap) throw new Error(`sandbox-runtime's invocation starts with ${words[0]}, not ${bwrap}`);
-	if (!networked) words.splice(1, 0, "--unshare-net", ...(useFilter ? ["--seccomp", "3"] : []));
-	const argv = useFilter ? directInvocation(words, input) : undefined;
+	if (sharedNetwork) words = withoutOwnRelays(words, input.relaySockets ?? []);
+	if (!networked) words.splice(1, 0, "--unshare-net");
+	if (useFilter) words.splice(1, 0, "--seccomp", "3");
+	const argv = sharedNetwork
+		? commandAfterSeparator(words, input)
+		: useFilter
+			? directInvocation(words, input)
+			: undefined;
 	return {
 		argv: argv ?? words,
 		direct: argv !== undefined,
 		...(useFilter && input.seccompFilterPath ? { seccompFilterPath: input.seccompFilterPath } : {}),
+		sharedNetwork,
 		placeholders: missingTargets(words),
 		fingerprint,
 	};
+}
+
+/**
+ * sandbox-runtime's networked invocation less what the shared namespace replaces: its `--unshare-net` (the
+ * command joins the workspace's namespace instead) and its binds of the bridge sockets (the relays outside
+ * the command's sandbox use them; with Unix sockets refused, the command could not). Throws when the
+ * invocation is not the one this was written for, rather than run a command without its relays or filter.
+ */
+function withoutOwnRelays(words: string[], sockets: string[]): string[] {
+	const end = words.lastIndexOf("--");
+	const script = words.at(-1) ?? "";
+	if (end < 0 || words.length - end !== 4 || !sockets.every((socket) => script.includes(`UNIX-CONNECT:${socket}`))) {
+		throw new Error("sandbox-runtime's networked invocation does not end with the relays Gantry replaces");
+	}
+	const kept: string[] = [];
+	let unshared = false;
+	for (let index = 0; index < end; index++) {
+		const word = words[index] as string;
+		if (word === "--unshare-net") {
+			unshared = true;
+			continue;
+		}
+		if (word === "--bind" && sockets.includes(words[index + 1] as string) && words[index + 1] === words[index + 2]) {
+			index += 2;
+			continue;
+		}
+		kept.push(word);
+	}
+	if (!unshared) throw new Error("sandbox-runtime's networked invocation has no --unshare-net to replace");
+	// Without its seccomp helper, only bubblewrap keeps a command from making a user namespace (in which the
+	// write denies could be detached); a bubblewrap that cannot is left to the helper.
+	if (!kept.includes("--disable-userns")) throw new Error("this bubblewrap cannot disable user namespaces");
+	return [...kept, ...words.slice(end)];
+}
+
+/** The invocation up to its `--`, with TMPDIR set by bubblewrap: the command's own argv follows. */
+function commandAfterSeparator(words: string[], input: ProfileInput): string[] {
+	return [...words.slice(0, words.lastIndexOf("--")), "--setenv", "TMPDIR", input.tempDir, "--"];
 }
 
 /**
@@ -178,7 +242,7 @@ function directInvocation(words: string[], input: ProfileInput): string[] | unde
 	const end = words.lastIndexOf("--");
 	const tail = words.slice(end + 1);
 	if (end < 0 || tail.length !== 3 || tail[1] !== "-c" || tail[2] !== innerCommand(input.tempDir)) return undefined;
-	return [...words.slice(0, end), "--setenv", "TMPDIR", input.tempDir, "--"];
+	return commandAfterSeparator(words, input);
 }
 
 /** A fresh per-workspace key: 128 bits, as sandbox-runtime requires of a per-command allow list's id. */

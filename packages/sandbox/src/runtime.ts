@@ -2,12 +2,17 @@ import type { SandboxRuntimeConfig } from "@anthropic-ai/sandbox-runtime";
 
 /**
  * sandbox-runtime's `SandboxManager` is one object per process: one configuration, one proxy, one store of
- * violations. Every sandboxed workspace of the process shares it through this module, which starts it once
- * (loading the library only then, so importing `@gantry/sandbox` costs nothing), keeps the union of the
- * workspaces' `allowedDomains` and `deniedDomains` in its configuration (sandbox-runtime exempts an allowed IP
- * literal such as `127.0.0.1:8080` from its refusal of this machine's own addresses only when the
+ * violations. Every sandboxed workspace of the process shares it through this module, which loads the
+ * library once (only when a sandbox starts, so importing `@gantry/sandbox` costs nothing), keeps the union
+ * of the workspaces' `allowedDomains` and `deniedDomains` in its configuration (sandbox-runtime exempts an
+ * allowed IP literal such as `127.0.0.1:8080` from its refusal of this machine's own addresses only when the
  * configuration lists it), and runs one profile build at a time (a build may swap the configuration for a
  * moment; see `buildWithConfig`). Workspaces of one process that allow hosts therefore share their lists.
+ *
+ * The proxy and its host-side bridges are started only for a workspace that allows a host (`startNetwork`),
+ * and stopped again when the last such workspace closed: a workspace with no network needs none of them,
+ * and starting them (two listeners, a socat bridge and sandbox-runtime's wait for its socket) was most of
+ * the set-up after the library's own load.
  */
 
 type Manager = typeof import("@anthropic-ai/sandbox-runtime")["SandboxManager"];
@@ -61,15 +66,20 @@ function currentBase(state: Started): SandboxRuntimeConfig {
 }
 
 /**
- * Starts the shared runtime (its proxy and the host side of its network bridges) if it is not started yet.
- * Rejects with sandbox-runtime's reason when it cannot start (a missing dependency, an unsupported platform).
+ * Loads sandbox-runtime and gives it the shared configuration, without its proxy (see `startNetwork`), and
+ * checks what it needs on this machine (bubblewrap, socat, ripgrep, which its profile build runs), as its
+ * own start would. Rejects with the library's reason when it cannot run here.
  */
 export function startRuntime(bwrapPath: string, socatPath: string): Promise<Started> {
 	started ??= (async () => {
 		preloadRuntime();
 		const { SandboxManager } = await (loading as Promise<typeof import("@anthropic-ai/sandbox-runtime")>);
 		const state = { manager: SandboxManager, bwrapPath, socatPath };
-		await SandboxManager.initialize(currentBase(state));
+		SandboxManager.updateConfig(currentBase(state));
+		const dependencies = SandboxManager.checkDependencies();
+		if (dependencies.errors.length > 0) {
+			throw new Error(`Sandbox dependencies not available: ${dependencies.errors.join(", ")}`);
+		}
 		return state;
 	})();
 	const attempt = started;
@@ -77,6 +87,35 @@ export function startRuntime(bwrapPath: string, socatPath: string): Promise<Star
 		if (started === attempt) started = undefined;
 	});
 	return attempt;
+}
+
+/** Workspaces that allow hosts, by id: the proxy runs while there is one. */
+const networkUsers = new Set<string>();
+let network: Promise<void> | undefined;
+
+/**
+ * Starts sandbox-runtime's proxy and the host side of its network bridges for workspace `id` (once for all
+ * of them). Rejects with the library's reason when they cannot start.
+ */
+export function startNetwork(state: Started, id: string): Promise<void> {
+	return serialized(async () => {
+		network ??= state.manager.initialize(currentBase(state));
+		const attempt = network;
+		try {
+			await attempt;
+			networkUsers.add(id);
+		} catch (error) {
+			if (network === attempt) network = undefined;
+			throw error;
+		}
+	});
+}
+
+/** Stops the proxy and its bridges once the last workspace that allows hosts has closed. */
+function stopNetworkUnused(state: Started): Promise<void> | undefined {
+	if (networkUsers.size > 0 || network === undefined) return undefined;
+	network = undefined;
+	return state.manager.reset().then(() => state.manager.updateConfig(currentBase(state)));
 }
 
 /** Runs `work` after every build queued before it (one configuration at a time). */
@@ -99,6 +138,8 @@ export function setWorkspaceHosts(state: Started, id: string, allowed: string[],
 export function forgetWorkspace(state: Started, id: string): Promise<void> {
 	return serialized(async () => {
 		if (hostsByWorkspace.delete(id)) state.manager.updateConfig(currentBase(state));
+		networkUsers.delete(id);
+		await stopNetworkUnused(state);
 	});
 }
 

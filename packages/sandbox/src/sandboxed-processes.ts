@@ -18,6 +18,8 @@ export interface SandboxedProcessesSetup {
 	place(command: string, unsandboxed: boolean): CommandPlacement;
 	/** The profile for the disk as it is now (rebuilt when it changed). */
 	profile(): Promise<SandboxProfile>;
+	/** The command line prefix that enters the workspace's shared network (empty when it has none). */
+	enterNetwork(): string[];
 	lists(): CurrentLists;
 	/** Whether commands may reach hosts (through the proxy); else there is no network at all. */
 	networked: boolean;
@@ -34,20 +36,26 @@ export function commandTextOf(file: string, args: readonly string[]): string {
 
 /**
  * The process that runs `file args` in a profile: bubblewrap itself, or a shell that opens the seccomp
- * filter on fd 3 first; the command follows bubblewrap's `--` (direct) or travels in `GANTRY_SANDBOX_EXEC`.
+ * filter on fd 3 first; before bubblewrap, `enter` (nsenter into the workspace's shared network) when the
+ * profile needs it. The command follows bubblewrap's `--` (direct) or travels in `GANTRY_SANDBOX_EXEC`.
  */
 export function starterOf(
 	profile: SandboxProfile,
 	file: string,
 	args: readonly string[],
+	enter: readonly string[] = [],
 ): { file: string; args: string[]; env: Record<string, string> } {
-	const [bwrap, ...rest] = profile.direct ? [...profile.argv, file, ...args] : profile.argv;
-	if (bwrap === undefined) throw new Error("The sandbox profile has an empty bubblewrap invocation");
+	if (profile.sharedNetwork && enter.length === 0) throw new Error("the sandbox's shared network is not running");
+	const [first, ...rest] = [
+		...(profile.sharedNetwork ? enter : []),
+		...(profile.direct ? [...profile.argv, file, ...args] : profile.argv),
+	];
+	if (first === undefined) throw new Error("The sandbox profile has an empty bubblewrap invocation");
 	const env: Record<string, string> = profile.direct ? {} : { [EXEC_VARIABLE]: shellCommandLine([file, ...args]) };
-	if (profile.seccompFilterPath === undefined) return { file: bwrap, args: rest, env };
+	if (profile.seccompFilterPath === undefined) return { file: first, args: rest, env };
 	return {
 		file: "/bin/sh",
-		args: ["-c", `exec "$0" "$@" 3<${shellQuote(profile.seccompFilterPath)}`, bwrap, ...rest],
+		args: ["-c", `exec "$0" "$@" 3<${shellQuote(profile.seccompFilterPath)}`, first, ...rest],
 		env,
 	};
 }
@@ -89,7 +97,7 @@ export function sandboxedProcesses(setup: SandboxedProcessesSetup): WorkspacePro
 						tail.push(data);
 						return consumer(data);
 					};
-		const starter = starterOf(profile, file, args);
+		const starter = starterOf(profile, file, args, profile.sharedNetwork ? setup.enterNetwork() : []);
 		const started = Date.now();
 		sandboxedCommandStarted();
 		try {

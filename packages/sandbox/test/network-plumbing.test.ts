@@ -1,0 +1,136 @@
+import { readdirSync, readFileSync, readlinkSync } from "node:fs";
+import { createServer, type Server } from "node:http";
+import type { AddressInfo } from "node:net";
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { createSandboxedWorkspace, type SandboxedWorkspace } from "../src/index.js";
+import { bash, localWorkspace, makePlace, type Place, removePlace, sandboxed } from "./helpers.js";
+
+let place: Place;
+const workspaces: SandboxedWorkspace[] = [];
+let server: Server | undefined;
+
+beforeEach(async () => {
+	place = await makePlace();
+});
+
+afterEach(async () => {
+	await Promise.all(workspaces.splice(0).map((workspace) => workspace.close()));
+	await new Promise((resolve) => (server ? server.close(resolve) : resolve(undefined)));
+	server = undefined;
+	await removePlace(place);
+});
+
+async function open(settings: Parameters<typeof sandboxed>[1] = {}): Promise<SandboxedWorkspace> {
+	const workspace = await sandboxed(place, settings);
+	workspaces.push(workspace);
+	expect(workspace.sandbox.active).toBe(true);
+	return workspace;
+}
+
+async function httpServer(): Promise<number> {
+	server = createServer((_request, response) => response.end("answer"));
+	await new Promise<void>((resolve) => server?.listen(0, "127.0.0.1", resolve));
+	return (server.address() as AddressInfo).port;
+}
+
+/** The programs this process has started and that still run (its children, read from /proc). */
+function childPrograms(): string[] {
+	const tasks = readdirSync(`/proc/${process.pid}/task`);
+	const children = tasks.flatMap((task) =>
+		readFileSync(`/proc/${process.pid}/task/${task}/children`, "utf8").trim().split(/\s+/).filter(Boolean),
+	);
+	return children.flatMap((pid) => {
+		try {
+			return [readFileSync(`/proc/${pid}/comm`, "utf8").trim()];
+		} catch {
+			return [];
+		}
+	});
+}
+
+/** What a command sees running in its own sandbox, one command line a line. */
+const listProcesses = `for p in /proc/[0-9]*; do tr '\\0' ' ' < "$p/cmdline" 2>/dev/null; echo; done`;
+
+describe("the network plumbing of sandboxed commands", () => {
+	it("starts sandbox-runtime's proxy only for a workspace that allows a host, and stops it after the last one closed", async () => {
+		await open();
+		expect(childPrograms()).not.toContain("socat");
+		const networked = await open({ network: { allowedDomains: ["example.com"] } });
+		expect(childPrograms()).toContain("socat");
+		await networked.close();
+		expect(childPrograms()).not.toContain("socat");
+		expect(childPrograms()).not.toContain("bwrap");
+	});
+
+	it("runs the relays of a workspace with an allow list once: its commands share one network and start no relay", async () => {
+		const port = await httpServer();
+		const workspace = await open({ network: { allowedDomains: [`127.0.0.1:${port}`] } });
+		const first = await bash(workspace, `readlink /proc/self/ns/net; ${listProcesses}`);
+		const second = await bash(workspace, "readlink /proc/self/ns/net");
+		expect(first.text.split("\n")[0]).toMatch(/^net:\[\d+\]$/);
+		expect(second.text).toBe(first.text.split("\n")[0]);
+		expect(first.text).not.toMatch(/socat TCP\d?-LISTEN/);
+		expect(first.text).not.toContain("apply-seccomp");
+		const reached = await bash(
+			workspace,
+			`env -u NO_PROXY -u no_proxy curl -fsS --max-time 20 http://127.0.0.1:${port}/`,
+		);
+		expect(reached.text).toBe("answer");
+	});
+
+	it("falls back to sandbox-runtime's relays in every command where there is no nsenter", async () => {
+		const port = await httpServer();
+		const local = localWorkspace(place);
+		const processes = local.processes;
+		const withoutNsenter = {
+			...local,
+			processes: {
+				...processes,
+				which: (name: string, lookup?: Parameters<typeof processes.which>[1]) =>
+					name === "nsenter" ? Promise.resolve(undefined) : processes.which(name, lookup),
+			},
+		};
+		const workspace = await createSandboxedWorkspace(withoutNsenter, {
+			enabled: true,
+			network: { allowedDomains: [`127.0.0.1:${port}`] },
+		});
+		workspaces.push(workspace);
+		expect(workspace.sandbox.active).toBe(true);
+		const curl = `env -u NO_PROXY -u no_proxy curl -fsS --max-time 20 http://127.0.0.1:${port}/`;
+		const first = await bash(workspace, `readlink /proc/self/ns/net; ${curl}`);
+		const second = await bash(workspace, "readlink /proc/self/ns/net");
+		expect(first.text).toMatch(/answer$/);
+		expect(first.text.split("\n")[0]).not.toBe(second.text);
+		const socket = await bash(workspace, "python3 -c 'import socket; socket.socket(socket.AF_UNIX)' 2>&1 | tail -1");
+		expect(socket.text).toMatch(/Permission|not permitted/i);
+	});
+
+	it("holds a command with an allow list to the proxy and to the write denies", async () => {
+		const port = await httpServer();
+		const workspace = await open({ network: { allowedDomains: [`127.0.0.1:${port}`] } });
+		const direct = await bash(workspace, `curl -fsS --noproxy '*' --max-time 10 http://127.0.0.1:${port}/`);
+		expect(direct.exitCode).not.toBe(0);
+		expect(direct.text).not.toContain("answer");
+		const written = await bash(workspace, `echo x > .mcp.json; echo x > ${place.outside}/file; cat .mcp.json`);
+		expect(written.exitCode).not.toBe(0);
+		expect(written.text).not.toContain("x\n");
+		expect(readdirSync(place.outside)).toEqual([]);
+	});
+
+	it("keeps a command with an allow list from making a user namespace (which could undo its write denies)", async () => {
+		const workspace = await open({ network: { allowedDomains: ["example.com"] } });
+		const result = await bash(workspace, "unshare --user true && echo made");
+		expect(result.text).not.toContain("made");
+	});
+
+	it("gives a workspace's network to its own commands only", async () => {
+		const one = await open({ network: { allowedDomains: ["example.com"] } });
+		const other = await open({ network: { allowedDomains: ["example.com"] } });
+		const [a, b, none] = await Promise.all([
+			bash(one, "readlink /proc/self/ns/net"),
+			bash(other, "readlink /proc/self/ns/net"),
+			bash(await open(), "readlink /proc/self/ns/net"),
+		]);
+		expect(new Set([a.text, b.text, none.text, readlinkSync("/proc/self/ns/net")]).size).toBe(4);
+	});
+});
