@@ -40,6 +40,8 @@ export class SessionCheckpoints {
 	#repository: Promise<ShadowRepository | undefined> | undefined;
 	readonly #told = new Set<string>();
 	#running: Promise<void> | undefined;
+	/** The checkpoint before the running prompt, while it is being taken. */
+	#before: Promise<unknown> | undefined;
 	#closed = false;
 
 	constructor(options: SessionCheckpointsOptions) {
@@ -60,6 +62,14 @@ export class SessionCheckpoints {
 		}
 	}
 
+	/**
+	 * What a tool call must wait for before it runs: the checkpoint before the prompt, while it is still being
+	 * taken (a first one in a big folder takes seconds; the model is asked meanwhile). Undefined otherwise.
+	 */
+	beforeToolsRun(): Promise<unknown> | undefined {
+		return this.#before;
+	}
+
 	/** Settles once the running prompt (with its last checkpoint) has finished. Never rejects. */
 	async idle(): Promise<void> {
 		await this.#running?.catch(() => undefined);
@@ -68,10 +78,16 @@ export class SessionCheckpoints {
 	async #around(prompt: string, messages: () => readonly unknown[], run: () => Promise<void>): Promise<void> {
 		const messageIndex = messages().length;
 		const timestamp = Date.now();
-		const before = await this.#snapshot(`before: ${firstLine(prompt)}`);
+		// The model is asked while the checkpoint is taken; tools wait for it (`beforeToolsRun`).
+		const taking = this.#snapshot(`before: ${firstLine(prompt)}`);
+		this.#before = taking;
+		const settled = taking.finally(() => {
+			if (this.#before === taking) this.#before = undefined;
+		});
 		try {
 			await run();
 		} finally {
+			const before = await settled;
 			const after = before === undefined ? undefined : await this.#snapshot(`after: ${firstLine(prompt)}`);
 			if (messages().length > messageIndex) {
 				const entry: TranscriptCheckpointEntry = {

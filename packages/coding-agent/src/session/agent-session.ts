@@ -13,7 +13,7 @@ import type { Workspace } from "@gantry/tools";
 import { createSessionCheckpoints } from "../checkpoints/session-wiring.js";
 import type { CheckpointInfo, RewindOptions, RewindResult } from "../checkpoints/types.js";
 import * as compaction from "../compaction/session-compactor.js";
-import { runSessionEnd } from "../hooks/prompt-hooks.js";
+import { runPromptWithHooks, runSessionEnd } from "../hooks/prompt-hooks.js";
 import type { SessionHooks } from "../hooks/session-hooks.js";
 import { TOOL_SEARCH_TOOL_NAME } from "../tool-search/index.js";
 import { agentOptionsFor } from "./agent-options.js";
@@ -22,7 +22,6 @@ import { createToolHooks } from "./hook-bridge.js";
 import { applyToolLoadout } from "./loadout.js";
 import { createToolFilter } from "./name-patterns.js";
 import { NestedToolCallRunner } from "./nested-calls.js";
-import { PromptRuns } from "./prompt-runs.js";
 import {
 	declaredToolsOf,
 	findLastAssistant,
@@ -79,7 +78,6 @@ export class AgentSession {
 	readonly #isAllowed: (name: string) => boolean;
 	readonly #hooks: SessionHooks | undefined;
 	readonly #checkpoints: ReturnType<typeof createSessionCheckpoints>;
-	readonly #prompts: PromptRuns;
 	#builtinSources: ToolSource[] | undefined;
 	#persistedActive: string[];
 	#nestedDelivery: Promise<void> = Promise.resolve();
@@ -131,6 +129,7 @@ export class AgentSession {
 			getModel,
 			getToolInfo,
 			autoResizeImages: options.images?.autoResize ?? true,
+			untilToolsMayRun: () => this.#checkpoints.beforeToolsRun(),
 			onExecuted: (toolCall: AgentToolCall, args: unknown) => {
 				if (this.#transcript !== undefined) {
 					this.#executions.set(toolCall.id, { executedArguments: args, modelArguments: toolCall.arguments });
@@ -145,7 +144,6 @@ export class AgentSession {
 				transformContext: (messages, signal) => this.#compactor.transform(messages, signal),
 			}),
 		);
-		this.#prompts = new PromptRuns(this.agent, this.#checkpoints, this.#hooks);
 		const state = () => this.agent.state;
 		this.#compactor = compaction.createSessionCompactor(options, this.sessionId, transcript, state, (event) =>
 			this.#broadcast(event),
@@ -209,8 +207,12 @@ export class AgentSession {
 	}
 
 	/** Runs the agent on a prompt until it stops (hooks' UserPromptSubmit, Stop) between two checkpoints. Never rejects. */
-	prompt(text: string): Promise<void> {
-		return this.#prompts.run(text);
+	async prompt(text: string): Promise<void> {
+		const host = { run: (input: string | AgentMessage) => this.agent.prompt(input), messages: () => this.messages };
+		const hooks = this.#hooks;
+		await this.#checkpoints.around(text, host.messages, () =>
+			hooks === undefined ? host.run(text) : runPromptWithHooks(hooks, text, host),
+		);
 	}
 
 	/** The prompts `rewind` can go back to, oldest first, each with the files the session changed from it on. */
@@ -230,7 +232,6 @@ export class AgentSession {
 
 	/** Aborts the current run (or `compact()`) and kills the hooks running for it. */
 	abort(): void {
-		this.#prompts.abort();
 		this.#compactor.abort();
 		this.#hooks?.abort();
 		this.agent.abort();

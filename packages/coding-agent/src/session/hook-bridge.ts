@@ -17,6 +17,8 @@ export interface HookBridgeOptions {
 	autoResizeImages: boolean;
 	/** The registered tool a call names, carried on the `tool_call` event as `tool` (what the policy judges). */
 	getToolInfo?(name: string): ToolInfo | undefined;
+	/** What a call waits for before its hooks and its run (the checkpoint before the prompt); never rejects. */
+	untilToolsMayRun?(): Promise<unknown> | undefined;
 	/** Told the arguments a model-issued call ran with (for the transcript). Must not throw. */
 	onExecuted?(toolCall: AgentToolCall, args: unknown): void;
 }
@@ -34,6 +36,8 @@ export function createToolHooks(
 	const parent = parentToolCallId === undefined ? {} : { parentToolCallId };
 
 	const beforeToolCall: BeforeToolCallHook = async ({ toolCall, args }) => {
+		const waiting = options.untilToolsMayRun?.();
+		if (waiting !== undefined) await waiting;
 		if (!runner.hasHandlers("tool_call")) return undefined;
 		const input = (typeof args === "object" && args !== null ? args : {}) as Record<string, unknown>;
 		const result = await runner.emitToolCall({

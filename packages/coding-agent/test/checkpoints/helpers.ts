@@ -2,6 +2,7 @@ import { execFileSync } from "node:child_process";
 import { mkdir, mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { createLocalWorkspace, type Workspace } from "@gantry/tools";
 import { afterEach, beforeEach } from "vitest";
 
 /** A real project folder and home folder under one temp root, made before each test and removed after it. */
@@ -31,4 +32,31 @@ export function gitIn(project: string, ...args: string[]): string {
 		encoding: "utf8",
 		env: { ...process.env, GIT_OPTIONAL_LOCKS: "0" },
 	});
+}
+
+/** A local workspace whose git processes wait until `release()`; `gitStarted` resolves when the first one asks. */
+export function gatedGitWorkspace(cwd: string) {
+	const inner = createLocalWorkspace(cwd);
+	let release = () => {};
+	const gate = new Promise<void>((resolve) => {
+		release = resolve;
+	});
+	let started = () => {};
+	const gitStarted = new Promise<void>((resolve) => {
+		started = resolve;
+	});
+	const workspace: Workspace = {
+		...inner,
+		processes: {
+			...inner.processes,
+			spawn: async (file, args, options) => {
+				if (file === "git") {
+					started();
+					await gate;
+				}
+				return inner.processes.spawn(file, args, options);
+			},
+		},
+	};
+	return { workspace, release, gitStarted };
 }
