@@ -80,8 +80,12 @@ class PrefilterPool {
 			clearTimeout(this.idleTimer);
 			this.idleTimer = undefined;
 		}
-		while (this.workers.length < this.size) {
-			this.workers.push(new PrefilterWorker((worker) => this.forget(worker)));
+		try {
+			while (this.workers.length < this.size) {
+				this.workers.push(new PrefilterWorker((worker) => this.forget(worker)));
+			}
+		} catch {
+			// No thread could start (a resource limit): the searches run on the calling thread, as without a pool.
 		}
 	}
 
