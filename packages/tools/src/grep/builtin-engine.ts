@@ -6,11 +6,16 @@ import { IgnoreRules } from "../search/ignore-rules.js";
 import { opensLocalFiles } from "../search/local-openers.js";
 import type { SearchFileReader } from "../search/types.js";
 import { type WalkOperations, walkFiles } from "../search/walk.js";
+import { prefilterPool } from "../workspace/local/prefilter-pool.js";
+import {
+	NO_CANDIDATE,
+	type PrefilterAnswer,
+	type PrefilterProbe,
+	TOO_LARGE,
+} from "../workspace/local/prefilter-worker.js";
 import { countMatches, type GrepEngineRequest, type GrepEngineResult, type GrepFileResult } from "./engine.js";
 import { FileSearcher, type GrepLine } from "./file-searcher.js";
 import { type CompiledPattern, compilePattern } from "./pattern.js";
-import { prefilterPool } from "./prefilter-pool.js";
-import { NO_CANDIDATE, type PrefilterAnswer, type PrefilterProbe, TOO_LARGE } from "./prefilter-worker.js";
 
 /** The I/O of the built-in engine: the walk (listings, .gitignore files) and the files' bytes. */
 export interface BuiltinEngineOperations extends WalkOperations {

@@ -1,6 +1,5 @@
-import { readFileSync, statSync } from "node:fs";
 import type { BuiltinEngineOperations } from "../grep/builtin-engine.js";
-import { localFileSystem } from "../workspace/local/file-system.js";
+import { localFileSystem, readLocalTextOrUndefined } from "../workspace/local/file-system.js";
 import type { WorkspaceFileSystem } from "../workspace/types.js";
 import { markLocalOpener } from "./local-openers.js";
 import type { SearchFileReader } from "./types.js";
@@ -12,21 +11,6 @@ export async function readTextOrUndefined(fs: WorkspaceFileSystem, path: string)
 	try {
 		if ((await fs.stat(path))?.kind !== "file") return undefined;
 		return decoder.decode(await fs.readFile(path));
-	} catch {
-		return undefined;
-	}
-}
-
-/**
- * `readTextOrUndefined` on the local disk, synchronous like the local search calls (see file-system.ts):
- * the ignore files a search reads are small, and the promise-based `readFile` spends four thread-pool
- * round trips on each, which a search waits for one file after another (measured 20-60 ms for the 41
- * .gitignore files of the benchmark tree on a busy machine, against 1-2 ms read here).
- */
-function readLocalTextOrUndefined(path: string): string | undefined {
-	try {
-		if (!statSync(path).isFile()) return undefined;
-		return decoder.decode(readFileSync(path));
 	} catch {
 		return undefined;
 	}

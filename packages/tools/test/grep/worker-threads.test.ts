@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { createGrepToolDefinition, localGrepOperations } from "../../src/grep/grep.js";
-import { prefilterPool } from "../../src/grep/prefilter-pool.js";
 import type { GrepOperations, GrepToolDetails, GrepToolInput } from "../../src/grep/types.js";
+import { prefilterPool } from "../../src/workspace/local/prefilter-pool.js";
 import { makeTempFolder, writeTree } from "../search/fixture.js";
 
 // The built-in engine hands chunks of a large local search to worker threads. These tests search a tree

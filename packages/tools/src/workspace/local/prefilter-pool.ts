@@ -1,6 +1,6 @@
 import { availableParallelism } from "node:os";
 import { Worker } from "node:worker_threads";
-import { ABORTED_MESSAGE, onAbort } from "../abort.js";
+import { ABORTED_MESSAGE, onAbort } from "../../abort.js";
 import {
 	PREFILTER_WORKER_SOURCE,
 	type PrefilterAnswer,
