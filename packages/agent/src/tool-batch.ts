@@ -70,10 +70,11 @@ async function executeSequentially(
 ): Promise<ToolBatchResult> {
 	const messages: ToolResultMessage[] = [];
 	let terminate = toolCalls.length > 0;
+	const batch = ToolCallIdentity.batch(toolCalls);
 	for (const toolCall of toolCalls) {
 		let pending = emit(startEvent(toolCall));
 		if (pending !== undefined) await pending;
-		const identity = ToolCallIdentity.root(toolCall.id, toolCalls);
+		const identity = batch.root(toolCall.id);
 		const outcome = await runToolCallPipeline(toolCall, identity, environment, updateSink(toolCall, emit));
 		pending = emit(endEvent(outcome));
 		if (pending !== undefined) await pending;
@@ -94,11 +95,13 @@ async function executeInParallel(
 	const count = toolCalls.length;
 	const outcomes = new Array<AgentToolCallOutcome>(count);
 	const prepared: (PreparedToolCall | undefined)[] = new Array(count);
+	const batch = ToolCallIdentity.batch(toolCalls);
 	// Preflight in source order, so permission prompts and their side effects happen in call order.
-	for (const [index, toolCall] of toolCalls.entries()) {
+	for (let index = 0; index < count; index++) {
+		const toolCall = toolCalls[index]!;
 		let pending = emit(startEvent(toolCall));
 		if (pending !== undefined) await pending;
-		let preparation = preflightToolCall(toolCall, ToolCallIdentity.root(toolCall.id, toolCalls), environment);
+		let preparation = preflightToolCall(toolCall, batch.root(toolCall.id), environment);
 		if (preparation instanceof Promise) preparation = await preparation;
 		if (isPrepared(preparation)) {
 			prepared[index] = preparation;

@@ -22,6 +22,8 @@ class BatchIds {
 }
 
 const NO_SIBLINGS = new BatchIds([]);
+/** The path of every root: frozen, so sharing it is safe. */
+const NO_PATH: readonly number[] = Object.freeze([]);
 
 /**
  * Where a tool call sits: the model-issued call at the root and the numbers of the nested calls that
@@ -61,6 +63,15 @@ export class ToolCallIdentity {
 	 */
 	static root(id: string, batch?: readonly AgentToolCall[]): ToolCallIdentity {
 		return new ToolCallIdentity(id, id, [], undefined, batch === undefined ? NO_SIBLINGS : new BatchIds(batch));
+	}
+
+	/**
+	 * Makes the root identities of one batch's calls, sharing one record of the batch's ids (what `root`
+	 * with `batch` does for a single call).
+	 */
+	static batch(calls: readonly AgentToolCall[]): { root(id: string): ToolCallIdentity } {
+		const ids = new BatchIds(calls);
+		return { root: (id) => new ToolCallIdentity(id, id, NO_PATH, undefined, ids) };
 	}
 
 	/** The identity of this call's next nested call: `<id>/<n>` with the next free number. */

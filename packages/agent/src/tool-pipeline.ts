@@ -121,7 +121,7 @@ export function completeToolCall(
 	environment: ToolCallEnvironment,
 	sink: ToolUpdateSink | undefined,
 ): Promise<AgentToolCallOutcome> {
-	return executeToolCall(prepared, environment.signal, sink).then((executed) => finishToolCall(executed, environment));
+	return executeToolCall(prepared, environment, sink);
 }
 
 /** Steps 1–7: one call from lookup to outcome (what `runToolCall` and nested calls use). Never rejects. */
@@ -145,16 +145,17 @@ interface ExecutedToolCall extends PreparedToolCall {
 }
 
 /**
- * Step 5: runs `execute`, timing it with `performance.now()`. Partial results reach `sink` until the
- * tool's promise settles; later ones are dropped; promises the sink returned are awaited before this
- * resolves. Never rejects: a throw (or a malformed result) becomes an error result.
+ * Step 5, then 6–7: runs `execute`, timing it with `performance.now()`. Partial results reach `sink`
+ * until the tool's promise settles; later ones are dropped; promises the sink returned are awaited before
+ * this resolves. Never rejects: a throw (or a malformed result) becomes an error result.
  */
 async function executeToolCall(
 	prepared: PreparedToolCall,
-	signal: AbortSignal | undefined,
+	environment: ToolCallEnvironment,
 	sink: ToolUpdateSink | undefined,
-): Promise<ExecutedToolCall> {
+): Promise<AgentToolCallOutcome> {
 	const { toolCall, tool } = prepared;
+	const { signal } = environment;
 	let settled = false;
 	let deliveries: Promise<void>[] | undefined;
 	let onUpdate: AgentToolUpdateCallback | undefined;
@@ -189,18 +190,11 @@ async function executeToolCall(
 	const durationMs = performance.now() - start;
 	settled = true;
 	if (deliveries !== undefined) await Promise.allSettled(deliveries);
+	// Steps 6–7 here rather than in a `.then` of this call: one promise and one closure less a call.
+	if (environment.afterToolCall === undefined) return { toolCall, result, isError, durationMs };
 	// Fields named one by one: spreading `prepared` cost about 3.5 µs a call (V8 copies it slowly once
 	// `applyBeforeToolCall` has replaced its `args`), more than the rest of the pipeline together.
-	return { toolCall, identity: prepared.identity, tool, args: prepared.args, result, isError, durationMs };
-}
-
-/** Steps 6–7: `afterToolCall`, merged with `mergeToolResult`. Synchronous when there is no hook. */
-function finishToolCall(
-	executed: ExecutedToolCall,
-	environment: ToolCallEnvironment,
-): AgentToolCallOutcome | Promise<AgentToolCallOutcome> {
-	const { toolCall, result, isError, durationMs } = executed;
-	if (environment.afterToolCall === undefined) return { toolCall, result, isError, durationMs };
+	const executed = { toolCall, identity: prepared.identity, tool, args: prepared.args, result, isError, durationMs };
 	return applyAfterToolCall(executed, environment);
 }
 

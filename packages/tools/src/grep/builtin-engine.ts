@@ -3,8 +3,16 @@ import { withoutUndefined } from "@gantry/ai";
 import { TimeSlicer, throwIfAborted } from "../abort.js";
 import { createGlobFilter } from "../search/glob-filter.js";
 import { IgnoreRules } from "../search/ignore-rules.js";
+import { opensLocalFiles } from "../search/local-openers.js";
 import type { SearchFileReader } from "../search/types.js";
 import { type WalkOperations, walkFiles } from "../search/walk.js";
+import { prefilterPool } from "../workspace/local/prefilter-pool.js";
+import {
+	NO_CANDIDATE,
+	type PrefilterAnswer,
+	type PrefilterProbe,
+	TOO_LARGE,
+} from "../workspace/local/prefilter-worker.js";
 import { countMatches, type GrepEngineRequest, type GrepEngineResult, type GrepFileResult } from "./engine.js";
 import { FileSearcher, type GrepLine } from "./file-searcher.js";
 import { type CompiledPattern, compilePattern } from "./pattern.js";
@@ -23,6 +31,24 @@ const EMPTY = Buffer.alloc(0);
 const NEWLINE = 10;
 
 const scratchPool: Buffer[] = [];
+
+/** Files of one batch for a worker thread: enough to make a message worth its cost, few enough to keep order cheap. */
+const CHUNK_FILES = 64;
+/** Files searched on this thread before the worker threads are asked to start: small searches never need them. */
+const SEQUENTIAL_FILES = 256;
+
+/** The result of a file read in one piece: its lines, or undefined without a match or when binary. */
+function searchWholeFile(
+	bytes: Buffer,
+	pattern: CompiledPattern,
+	context: number,
+	maxMatches: number,
+): GrepLine[] | undefined {
+	const searcher = new FileSearcher(pattern, context, maxMatches);
+	searcher.push(bytes, true);
+	// The NUL check costs a scan, so it waits until the file turns out to matter.
+	return searcher.matchCount > 0 && bytes.indexOf(0) < 0 ? searcher.lines : undefined;
+}
 
 /**
  * Searches one file; resolves to its lines, or undefined when it has no match, is binary (holds a NUL
@@ -43,7 +69,6 @@ async function searchFile(
 	}
 	const scratch = scratchPool.pop() ?? Buffer.allocUnsafe(SCRATCH_BYTES);
 	try {
-		const searcher = new FileSearcher(pattern, context, maxMatches);
 		// Small files (most of a source tree) fit the buffer: one run, no copies, no lines counted in vain.
 		let filled = 0;
 		let count = -1;
@@ -51,12 +76,8 @@ async function searchFile(
 			count = await reader.read(scratch, filled, scratch.length - filled);
 			filled += count;
 		}
-		if (count === 0) {
-			const bytes = scratch.subarray(0, filled);
-			searcher.push(bytes, true);
-			// The NUL check costs a scan, so it waits until the file turns out to matter.
-			return searcher.matchCount > 0 && bytes.indexOf(0) < 0 ? searcher.lines : undefined;
-		}
+		if (count === 0) return searchWholeFile(scratch.subarray(0, filled), pattern, context, maxMatches);
+		const searcher = new FileSearcher(pattern, context, maxMatches);
 		let carry: Buffer | undefined;
 		let bytes: Buffer = scratch;
 		while (true) {
@@ -84,10 +105,25 @@ async function searchFile(
 	}
 }
 
+/** Files in flight, in path order: one searched on this thread, or a chunk handed to a worker thread. */
+type Pending =
+	| { path: string; search: Promise<GrepLine[] | undefined> }
+	| { paths: string[]; answers: Promise<PrefilterAnswer[] | undefined> };
+
+/** What a worker looks for first in a file: where `FileSearcher.push` looks first. */
+function probeOf(pattern: CompiledPattern): PrefilterProbe {
+	return pattern.literalBytes !== undefined
+		? { bytes: pattern.literalBytes }
+		: { source: pattern.scan.source, flags: pattern.scan.flags };
+}
+
 /**
  * The engine written in TypeScript, always available: walks the folder in path order with the
  * .gitignore rules, searches up to `CONCURRENCY` files at a time and stops as soon as the matches
- * wanted are found in order. Throws for an invalid pattern and `Operation aborted` on abort.
+ * wanted are found in order. On the local disk a large search also hands chunks of files to worker
+ * threads, which read them and send back only those with a candidate match; this thread still walks and
+ * runs every search that decides a result, in order. Throws for an invalid pattern and `Operation
+ * aborted` on abort.
  */
 export async function runBuiltinEngine(
 	request: GrepEngineRequest,
@@ -108,40 +144,90 @@ export async function runBuiltinEngine(
 	const filter = request.glob ? createGlobFilter(request.glob) : undefined;
 	const slicer = new TimeSlicer(signal);
 	const files: GrepFileResult[] = [];
-	const window: { path: string; search: Promise<GrepLine[] | undefined> }[] = [];
+	const window: Pending[] = [];
 	let found = 0;
 	let skipped = 0;
+	let walked = 0;
 	// Once the matches wanted are found, a walk with `skip` goes on only to count the files it keeps unread.
 	let counting = pattern.never;
+	const parallel = prefilterPool.size > 0 && opensLocalFiles(operations.open);
+	let pool: typeof prefilterPool | undefined;
+	const probe = probeOf(pattern);
+	let chunk: string[] = [];
+
+	const add = (path: string, lines: GrepLine[] | undefined) => {
+		if (lines === undefined) return;
+		files.push({ path, lines });
+		found += countMatches(lines);
+	};
+	const takeChunk = async (paths: string[], answers: PrefilterAnswer[] | undefined) => {
+		for (const [index, path] of paths.entries()) {
+			if (found >= maxMatches) break;
+			const answer = answers?.[index] ?? TOO_LARGE;
+			if (answer === NO_CANDIDATE) continue;
+			const wanted = maxMatches - found;
+			if (answer === TOO_LARGE) add(path, await searchFile(operations, `${root}/${path}`, pattern, context, wanted));
+			else add(path, searchWholeFile(Buffer.from(answer), pattern, context, wanted));
+		}
+	};
 	const takeOldest = async () => {
 		const oldest = window.shift();
 		if (oldest === undefined) return;
-		const lines = await oldest.search;
-		if (lines === undefined) return;
-		files.push({ path: oldest.path, lines });
-		found += countMatches(lines);
+		if ("path" in oldest) add(oldest.path, await oldest.search);
+		else await takeChunk(oldest.paths, await oldest.answers);
+	};
+	const inFlight = () => (pool?.ready ? 2 * pool.size : CONCURRENCY);
+	const enqueue = async (item: Pending) => {
+		window.push(item);
+		while (window.length >= inFlight()) {
+			await takeOldest();
+			if (found >= maxMatches) {
+				if (skip === undefined) return true;
+				counting = true;
+				return false;
+			}
+		}
+		return false;
+	};
+	const sendChunk = () => {
+		const paths = chunk;
+		chunk = [];
+		const absolute = paths.map((path) => `${root}/${path}`);
+		const answers = pool!.prefilter(absolute, probe, SCRATCH_BYTES, signal);
+		// Chunks left behind by an early end or an abort must not report their rejection as unhandled.
+		answers.catch(() => undefined);
+		return enqueue({ paths, answers });
 	};
 
-	walk: for await (const batch of walkFiles(root, withoutUndefined({ operations, rules, filter }))) {
-		for (const path of batch) {
-			if (skip?.(path)) {
-				skipped++;
-				continue;
+	try {
+		walk: for await (const batch of walkFiles(root, withoutUndefined({ operations, rules, filter }))) {
+			if (parallel && pool === undefined && walked >= SEQUENTIAL_FILES) {
+				pool = prefilterPool;
+				pool.acquire();
 			}
-			if (counting) continue;
-			window.push({ path, search: searchFile(operations, `${root}/${path}`, pattern, context, maxMatches - found) });
-			if (window.length >= CONCURRENCY) {
-				await takeOldest();
-				if (found >= maxMatches) {
-					if (skip === undefined) break walk;
-					counting = true;
+			walked += batch.length;
+			for (const path of batch) {
+				if (skip?.(path)) {
+					skipped++;
+					continue;
 				}
+				if (counting) continue;
+				if (pool?.ready) {
+					chunk.push(path);
+					if (chunk.length >= CHUNK_FILES && (await sendChunk())) break walk;
+				} else {
+					const search = searchFile(operations, `${root}/${path}`, pattern, context, maxMatches - found);
+					if (await enqueue({ path, search })) break walk;
+				}
+				await slicer.pause();
 			}
-			await slicer.pause();
+			if (counting) await slicer.pause();
 		}
-		if (counting) await slicer.pause();
+		if (chunk.length > 0 && !counting && found < maxMatches) await sendChunk();
+		while (window.length > 0 && found < maxMatches) await takeOldest();
+	} finally {
+		pool?.release();
 	}
-	while (window.length > 0 && found < maxMatches) await takeOldest();
 	throwIfAborted(signal);
 	return { files, skipped };
 }

@@ -10,7 +10,8 @@ import type { IgnoreFileReaderSync } from "./ignore-scopes.js";
 export class PreloadedIgnoreFiles implements IgnoreFileReaderSync {
 	private readonly texts = new Map<string, string | undefined>();
 	private readonly existing = new Map<string, boolean>();
-	private readonly loaded = new Set<string>();
+	/** Each folder's reading, by its path relative to the root, once started. */
+	private readonly loading = new Map<string, Promise<void>>();
 
 	constructor(
 		private readonly root: string,
@@ -29,24 +30,31 @@ export class PreloadedIgnoreFiles implements IgnoreFileReaderSync {
 
 	/**
 	 * Reads the ignore files of every folder from the root down to the folder holding `relativePath`: each
-	 * folder's `.gitignore`, and for a nested repository its excludes (`readRepositoryExcludes`).
+	 * folder's `.gitignore`, and for a nested repository its excludes (`readRepositoryExcludes`). Calls may
+	 * overlap: each folder is read once, and every call waits until the folders on its way are read.
 	 */
 	async loadFor(relativePath: string): Promise<void> {
 		const parts = relativePath.split("/");
 		let folder = "";
 		for (const [index, part] of parts.entries()) {
-			if (!this.loaded.has(folder)) {
-				this.loaded.add(folder);
-				const absolute = join(this.root, folder);
-				const git = join(absolute, ".git");
-				const gitignore = join(absolute, GITIGNORE);
-				const [hasGit, text] = await Promise.all([this.reader.exists(git), this.reader.readText(gitignore)]);
-				this.existing.set(git, hasGit);
-				this.texts.set(gitignore, text);
-				if (hasGit && folder !== "") await readRepositoryExcludes(absolute, this.recording, this.gitUser);
+			let loading = this.loading.get(folder);
+			if (loading === undefined) {
+				loading = this.loadFolder(folder);
+				this.loading.set(folder, loading);
 			}
+			await loading;
 			if (index < parts.length - 1) folder = folder === "" ? part : `${folder}/${part}`;
 		}
+	}
+
+	private async loadFolder(folder: string): Promise<void> {
+		const absolute = join(this.root, folder);
+		const git = join(absolute, ".git");
+		const gitignore = join(absolute, GITIGNORE);
+		const [hasGit, text] = await Promise.all([this.reader.exists(git), this.reader.readText(gitignore)]);
+		this.existing.set(git, hasGit);
+		this.texts.set(gitignore, text);
+		if (hasGit && folder !== "") await readRepositoryExcludes(absolute, this.recording, this.gitUser);
 	}
 
 	readText(path: string): string | undefined {

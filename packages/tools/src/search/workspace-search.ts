@@ -1,5 +1,7 @@
 import type { BuiltinEngineOperations } from "../grep/builtin-engine.js";
+import { localFileSystem, readLocalTextOrUndefined } from "../workspace/local/file-system.js";
 import type { WorkspaceFileSystem } from "../workspace/types.js";
+import { markLocalOpener } from "./local-openers.js";
 import type { SearchFileReader } from "./types.js";
 
 const decoder = new TextDecoder();
@@ -39,10 +41,13 @@ export async function openSequential(fs: WorkspaceFileSystem, path: string): Pro
 
 /** The walk's and grep's built-in engine's I/O on a workspace's file system. */
 export function searchOperationsOn(fs: WorkspaceFileSystem): BuiltinEngineOperations {
+	const local = fs === localFileSystem;
+	const open = (path: string) => openSequential(fs, path);
+	if (local) markLocalOpener(open);
 	return {
 		readdir: (path) => fs.readdir(path),
-		readText: (path) => readTextOrUndefined(fs, path),
+		readText: local ? async (path) => readLocalTextOrUndefined(path) : (path) => readTextOrUndefined(fs, path),
 		exists: (path) => existsOn(fs, path),
-		open: (path) => openSequential(fs, path),
+		open,
 	};
 }
