@@ -24,8 +24,8 @@ function run(file: string, args: string[]): Promise<{ ok: boolean; output: strin
 }
 
 /**
- * Whether the OS sandbox can run here: Linux (macOS and Windows are not supported yet), `bwrap`, `socat`
- * and `bash` on PATH, and bubblewrap able to make the namespaces it needs (a real, empty sandbox is started:
+ * Whether the OS sandbox can run here: Linux (macOS and Windows are not supported yet), `bwrap`, `socat`,
+ * `bash` and `rg` on PATH (looked up together), and bubblewrap able to make the namespaces it needs (a real, empty sandbox is started:
  * a kernel or container without unprivileged user namespaces fails here, not at the first command).
  */
 export async function checkAvailability(processes: WorkspaceProcesses): Promise<Availability> {
@@ -35,16 +35,24 @@ export async function checkAvailability(processes: WorkspaceProcesses): Promise<
 			reason: `the OS sandbox runs on Linux only for now (this is ${process.platform})`,
 		};
 	}
-	const [bwrapPath, socatPath, bashPath, nsenterPath] = await Promise.all([
+	const [bwrapPath, socatPath, bashPath, nsenterPath, ripgrepPath] = await Promise.all([
 		processes.which("bwrap"),
 		processes.which("socat"),
 		processes.which("bash"),
 		processes.which("nsenter"),
+		processes.which("rg"),
 	]);
 	if (bwrapPath === undefined)
 		return { available: false, reason: `bubblewrap (bwrap) is not on PATH; ${INSTALL_HINT}` };
 	if (socatPath === undefined) return { available: false, reason: `socat is not on PATH; ${INSTALL_HINT}` };
 	if (bashPath === undefined) return { available: false, reason: "bash is not on PATH" };
+	if (ripgrepPath === undefined) {
+		return {
+			available: false,
+			reason:
+				"ripgrep (rg) is not on PATH; sandbox-runtime runs it to find the files it protects in the working folder (Debian/Ubuntu: apt-get install ripgrep)",
+		};
+	}
 	const probe = await run(bwrapPath, [
 		"--ro-bind",
 		"/",
