@@ -4,7 +4,7 @@ import path from "node:path";
 import { promisify } from "node:util";
 import { errorText } from "@gantry/ai";
 import type { Workspace } from "@gantry/tools";
-import { type Availability, checkAvailability } from "./availability.js";
+import { type Availability, findPrograms, probeBubblewrap } from "./availability.js";
 import { SandboxError } from "./errors.js";
 import { excludingEntry } from "./excluded-commands.js";
 import { linuxDependencyError, loadLinuxModules } from "./linux-runtime.js";
@@ -106,15 +106,19 @@ async function assemble(
 		internalFolders: [privateDir],
 	});
 	const networked = resolved.allowedDomains.length > 0;
-	// The library loads while bubblewrap is probed (its manager only for an allow list: it brings the proxy);
-	// a failed load is reported below.
+	// The library loads while the programs are looked up and bubblewrap is probed (its manager only for an
+	// allow list: it brings the proxy); a failed load is reported below.
 	if (resolved.enabled) {
 		loadLinuxModules().catch(() => undefined);
 		if (networked) preloadRuntime().catch(() => undefined);
 	}
 	const availability: Availability = resolved.enabled
-		? await checkAvailability(inner.processes)
+		? await findPrograms(inner.processes)
 		: { available: false, reason: "sandbox.enabled is not set" };
+	// A real, empty sandbox; with no host allowed it runs while the first profile is built.
+	const probing = availability.available
+		? probeBubblewrap(availability.bwrapPath, availability.bashPath)
+		: Promise.resolve(undefined);
 	const status: SandboxStatus = availability.available
 		? { active: true }
 		: { active: false, reason: availability.reason };
@@ -175,6 +179,9 @@ async function assemble(
 			if (missing !== undefined) throw new Error(`Sandbox dependencies not available: ${missing}`);
 			runtime = { bwrapPath, socatPath, linux };
 			if (networked) {
+				// No proxy is started where bubblewrap cannot run.
+				const refused = await probing;
+				if (refused !== undefined) throw new BubblewrapRefused(refused);
 				const manager = await startRuntime(bwrapPath, socatPath);
 				runtime.manager = manager;
 				await setWorkspaceHosts(manager, id, resolved.allowedDomains, resolved.deniedDomains);
@@ -196,7 +203,10 @@ async function assemble(
 					profile = undefined;
 				}
 			}
-			await currentProfile(lists());
+			const [probed, built] = await Promise.allSettled([probing, currentProfile(lists())]);
+			const refused = probed.status === "fulfilled" ? probed.value : errorText(probed.reason);
+			if (refused !== undefined) throw new BubblewrapRefused(refused);
+			if (built.status === "rejected") throw built.reason;
 		} catch (error) {
 			relays?.close();
 			relays = undefined;
@@ -208,7 +218,8 @@ async function assemble(
 				});
 			}
 			status.active = false;
-			status.reason = `sandbox-runtime could not start: ${errorText(error)}`;
+			status.reason =
+				error instanceof BubblewrapRefused ? error.message : `sandbox-runtime could not start: ${errorText(error)}`;
 			runtime = undefined;
 		}
 	}
@@ -338,6 +349,9 @@ function filteredGlob(glob: NonNullable<Workspace["glob"]>, lists: () => Current
 		return found.filter((relative) => policy.refuseRead(path.join(cwd, relative)) === undefined);
 	};
 }
+
+/** bubblewrap's probe failed: the reason is the probe's own, not sandbox-runtime's. */
+class BubblewrapRefused extends Error {}
 
 /** sandbox-runtime's validation errors (a malformed host pattern): the settings' fault, not the machine's. */
 function isConfigurationError(error: unknown): boolean {
