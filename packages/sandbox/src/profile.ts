@@ -22,7 +22,10 @@ export interface SandboxProfile {
 	argv: string[];
 	/** The command follows `argv` as it is: no shell inside the sandbox, no variable to carry it. */
 	direct: boolean;
-	/** When set, bubblewrap reads its seccomp filter from fd 3, opened on this file by a shell in front of it. */
+	/**
+	 * When set, bubblewrap reads its seccomp filter from fd 3, opened on this file by the spawning processes
+	 * (`inheritedFiles`, where they support it) or else by a shell in front of bubblewrap.
+	 */
 	seccompFilterPath?: string;
 	/**
 	 * The command must start inside the workspace's shared network namespace (see `network-relays.ts`): the
