@@ -74,6 +74,12 @@ export async function createSandboxedWorkspace(
 		);
 	}
 	const resolved = resolveSandboxSettings(settings, { cwd: inner.cwd, home: inner.home });
+	// The library loads while the folders are made, the programs looked up and bubblewrap probed (its
+	// manager only for an allow list: it brings the proxy); a failed load is reported by `assemble`.
+	if (resolved.enabled) {
+		loadLinuxModules().catch(() => undefined);
+		if (resolved.allowedDomains.length > 0) preloadRuntime().catch(() => undefined);
+	}
 	const tempDir = await realpath(await mkdtemp(path.join(inner.tempDir, "gantry-sandbox-")));
 	const privateDir = await realpath(await mkdtemp(path.join(inner.tempDir, "gantry-sandbox-private-")));
 	const removeFolders = () =>
@@ -106,12 +112,6 @@ async function assemble(
 		internalFolders: [privateDir],
 	});
 	const networked = resolved.allowedDomains.length > 0;
-	// The library loads while the programs are looked up and bubblewrap is probed (its manager only for an
-	// allow list: it brings the proxy); a failed load is reported below.
-	if (resolved.enabled) {
-		loadLinuxModules().catch(() => undefined);
-		if (networked) preloadRuntime().catch(() => undefined);
-	}
 	const availability: Availability = resolved.enabled
 		? await findPrograms(inner.processes)
 		: { available: false, reason: "sandbox.enabled is not set" };
