@@ -4,12 +4,13 @@ import path from "node:path";
 import { promisify } from "node:util";
 import { errorText } from "@gantry/ai";
 import type { Workspace } from "@gantry/tools";
-import { type Availability, checkAvailability } from "./availability.js";
+import { type Availability, findPrograms, probeBubblewrap } from "./availability.js";
 import { SandboxError } from "./errors.js";
 import { excludingEntry } from "./excluded-commands.js";
+import { linuxDependencyError, loadLinuxModules } from "./linux-runtime.js";
 import { type NetworkRelays, startNetworkRelays } from "./network-relays.js";
 import { sandboxedCommandEnded, sandboxedCommandStarted } from "./placeholders.js";
-import { buildProfile, newCommandId, type SandboxProfile } from "./profile.js";
+import { buildProfile, newCommandId, type ProfileRuntime, type SandboxProfile } from "./profile.js";
 import { type ResolvedSandboxSettings, resolveSandboxSettings } from "./resolve-settings.js";
 import { forgetWorkspace, preloadRuntime, setWorkspaceHosts, startNetwork, startRuntime } from "./runtime.js";
 import { sandboxedFileSystem } from "./sandboxed-file-system.js";
@@ -73,6 +74,12 @@ export async function createSandboxedWorkspace(
 		);
 	}
 	const resolved = resolveSandboxSettings(settings, { cwd: inner.cwd, home: inner.home });
+	// The library loads while the folders are made, the programs looked up and bubblewrap probed (its
+	// manager only for an allow list: it brings the proxy); a failed load is reported by `assemble`.
+	if (resolved.enabled) {
+		loadLinuxModules().catch(() => undefined);
+		if (resolved.allowedDomains.length > 0) preloadRuntime().catch(() => undefined);
+	}
 	const tempDir = await realpath(await mkdtemp(path.join(inner.tempDir, "gantry-sandbox-")));
 	const privateDir = await realpath(await mkdtemp(path.join(inner.tempDir, "gantry-sandbox-private-")));
 	const removeFolders = () =>
@@ -104,18 +111,21 @@ async function assemble(
 		outputFolders: options.outputFolders ?? [],
 		internalFolders: [privateDir],
 	});
-	// The library loads while bubblewrap is probed; a failed load is reported by startRuntime below.
-	if (resolved.enabled) preloadRuntime().catch(() => undefined);
+	const networked = resolved.allowedDomains.length > 0;
 	const availability: Availability = resolved.enabled
-		? await checkAvailability(inner.processes)
+		? await findPrograms(inner.processes)
 		: { available: false, reason: "sandbox.enabled is not set" };
+	// A real, empty sandbox; with no host allowed it runs while the first profile is built.
+	const probing = availability.available
+		? probeBubblewrap(availability.bwrapPath, availability.bashPath)
+		: Promise.resolve(undefined);
 	const status: SandboxStatus = availability.available
 		? { active: true }
 		: { active: false, reason: availability.reason };
 	const commandId = newCommandId();
 	const commandText = `gantry-sandbox:${commandId}`;
 	const id = commandId;
-	let runtime: Awaited<ReturnType<typeof startRuntime>> | undefined;
+	let runtime: ProfileRuntime | undefined;
 	let profile: SandboxProfile | undefined;
 	let building: Promise<SandboxProfile> | undefined;
 	let seccompFilterPath: string | undefined;
@@ -137,7 +147,7 @@ async function assemble(
 				commandText,
 				tempDir,
 				...(seccompFilterPath ? { seccompFilterPath } : {}),
-				...(sharedNetwork ? { relaySockets: relaySocketsOf(runtime) } : {}),
+				...(sharedNetwork && runtime.manager ? { relaySockets: relaySocketsOf(runtime.manager) } : {}),
 			},
 			current.fingerprint,
 		);
@@ -157,20 +167,30 @@ async function assemble(
 
 	if (availability.available) {
 		try {
-			runtime = await startRuntime(availability.bwrapPath, availability.socatPath);
+			const { bwrapPath, socatPath } = availability;
 			const filter = noNetworkSeccompFilter();
-			if (filter) {
-				seccompFilterPath = path.join(privateDir, "sockets.bpf");
-				await writeFile(seccompFilterPath, filter, { mode: 0o444 });
-			}
-			await setWorkspaceHosts(runtime, id, resolved.allowedDomains, resolved.deniedDomains);
-			if (resolved.allowedDomains.length > 0) {
-				await startNetwork(runtime, id);
+			const filterPath = path.join(privateDir, "sockets.bpf");
+			const [linux] = await Promise.all([
+				loadLinuxModules(),
+				filter ? writeFile(filterPath, filter, { mode: 0o444 }) : undefined,
+			]);
+			if (filter) seccompFilterPath = filterPath;
+			const missing = linuxDependencyError(linux, bwrapPath);
+			if (missing !== undefined) throw new Error(`Sandbox dependencies not available: ${missing}`);
+			runtime = { bwrapPath, socatPath, linux };
+			if (networked) {
+				// No proxy is started where bubblewrap cannot run.
+				const refused = await probing;
+				if (refused !== undefined) throw new BubblewrapRefused(refused);
+				const manager = await startRuntime(bwrapPath, socatPath);
+				runtime.manager = manager;
+				await setWorkspaceHosts(manager, id, resolved.allowedDomains, resolved.deniedDomains);
+				await startNetwork(manager, id);
 				const { nsenterPath } = availability;
 				sharedNetwork = nsenterPath !== undefined && seccompFilterPath !== undefined;
 				// The relays start while the profile is built; without them, the profile is built again.
 				const [started, built] = await Promise.allSettled([
-					nsenterPath && sharedNetwork ? sharedRelays(runtime, availability.bwrapPath, nsenterPath) : undefined,
+					nsenterPath && sharedNetwork ? sharedRelays(manager, bwrapPath, nsenterPath) : undefined,
 					currentProfile(lists()),
 				]);
 				relays = started.status === "fulfilled" ? started.value : undefined;
@@ -183,19 +203,23 @@ async function assemble(
 					profile = undefined;
 				}
 			}
-			await currentProfile(lists());
+			const [probed, built] = await Promise.allSettled([probing, currentProfile(lists())]);
+			const refused = probed.status === "fulfilled" ? probed.value : errorText(probed.reason);
+			if (refused !== undefined) throw new BubblewrapRefused(refused);
+			if (built.status === "rejected") throw built.reason;
 		} catch (error) {
 			relays?.close();
 			relays = undefined;
 			sharedNetwork = false;
-			if (runtime) await forgetWorkspace(runtime, id).catch(() => undefined);
+			if (runtime?.manager) await forgetWorkspace(runtime.manager, id).catch(() => undefined);
 			if (isConfigurationError(error)) {
 				throw new SandboxError("invalid_option", `The sandbox settings were refused: ${errorText(error)}`, {
 					cause: error,
 				});
 			}
 			status.active = false;
-			status.reason = `sandbox-runtime could not start: ${errorText(error)}`;
+			status.reason =
+				error instanceof BubblewrapRefused ? error.message : `sandbox-runtime could not start: ${errorText(error)}`;
 			runtime = undefined;
 		}
 	}
@@ -229,10 +253,10 @@ async function assemble(
 			profile: () => currentProfile(lists()),
 			enterNetwork,
 			lists,
-			networked: resolved.allowedDomains.length > 0,
+			networked,
 			networkViolations: (since) =>
-				runtime
-					? runtime.manager
+				runtime?.manager
+					? runtime.manager.manager
 							.getSandboxViolationStore()
 							.getViolationsForCommand(commandId)
 							.filter((violation) => violation.timestamp.getTime() >= since - 5)
@@ -267,7 +291,7 @@ async function assemble(
 			if (closed) return;
 			closed = true;
 			relays?.close();
-			if (runtime) await forgetWorkspace(runtime, id);
+			if (runtime?.manager) await forgetWorkspace(runtime.manager, id);
 			await removeFolders();
 			const closable = inner as Workspace & { close?: () => Promise<void> };
 			if (options.closeInner !== false && typeof closable.close === "function") await closable.close();
@@ -325,6 +349,9 @@ function filteredGlob(glob: NonNullable<Workspace["glob"]>, lists: () => Current
 		return found.filter((relative) => policy.refuseRead(path.join(cwd, relative)) === undefined);
 	};
 }
+
+/** bubblewrap's probe failed: the reason is the probe's own, not sandbox-runtime's. */
+class BubblewrapRefused extends Error {}
 
 /** sandbox-runtime's validation errors (a malformed host pattern): the settings' fault, not the machine's. */
 function isConfigurationError(error: unknown): boolean {

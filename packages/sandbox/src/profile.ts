@@ -2,9 +2,10 @@ import { randomBytes } from "node:crypto";
 import { lstatSync } from "node:fs";
 import path from "node:path";
 import type { FilesystemPathEntry, SandboxRuntimeConfig } from "@anthropic-ai/sandbox-runtime";
+import { type LinuxFilesystem, type LinuxModules, wrapWithoutNetwork } from "./linux-runtime.js";
 import type { PathEntry } from "./path-policy.js";
-import { buildWithConfig, type startRuntime } from "./runtime.js";
-import { shellQuote, splitShellWords } from "./shell-words.js";
+import { buildWithConfig, type Started } from "./runtime.js";
+import { shellQuote, splitInvocation } from "./shell-words.js";
 
 /**
  * A workspace's sandbox profile: the bubblewrap invocation sandbox-runtime builds for it, built once and
@@ -21,7 +22,10 @@ export interface SandboxProfile {
 	argv: string[];
 	/** The command follows `argv` as it is: no shell inside the sandbox, no variable to carry it. */
 	direct: boolean;
-	/** When set, bubblewrap reads its seccomp filter from fd 3, opened on this file by a shell in front of it. */
+	/**
+	 * When set, bubblewrap reads its seccomp filter from fd 3, opened on this file by the spawning processes
+	 * (`inheritedFiles`, where they support it) or else by a shell in front of bubblewrap.
+	 */
 	seccompFilterPath?: string;
 	/**
 	 * The command must start inside the workspace's shared network namespace (see `network-relays.ts`): the
@@ -126,14 +130,15 @@ export function fingerprintOf(denyWrite: PathEntry[], extra: string): string {
 }
 
 /**
- * Builds a profile with sandbox-runtime: its filesystem arguments (the lists, its own denies, symlink and
+ * Builds a profile with sandbox-runtime (its manager when hosts are allowed, its Linux modules alone when
+ * none are): its filesystem arguments (the lists, its own denies, symlink and
  * rename protection), its proxy plumbing when hosts are allowed, and — when none are — `--unshare-net` with
  * no proxy at all, plus bubblewrap's own seccomp filter where this machine has one. With an allow list and
  * relays shared by the workspace, sandbox-runtime's proxy variables are kept and its per-command relays,
  * bridge mounts and seccomp helper give way to the shared namespace and bubblewrap's filter.
  */
 export async function buildProfile(
-	state: Awaited<ReturnType<typeof startRuntime>>,
+	runtime: ProfileRuntime,
 	input: ProfileInput,
 	fingerprint: string,
 ): Promise<SandboxProfile> {
@@ -146,36 +151,24 @@ export async function buildProfile(
 	const networked = input.allowedDomains.length > 0;
 	const sharedNetwork = networked && input.relaySockets !== undefined && input.seccompFilterPath !== undefined;
 	const useFilter = (!networked || sharedNetwork) && input.seccompFilterPath !== undefined;
-	const wrapped = await buildWithConfig(
-		state,
-		(base): SandboxRuntimeConfig =>
-			networked
-				? // With the shared relays, bubblewrap's filter refuses Unix sockets: no helper in the sandbox.
-					sharedNetwork
-					? { ...base, network: { ...base.network, allowAllUnixSockets: true } }
-					: base
-				: {
-						...base,
-						// No allow list anywhere: sandbox-runtime adds no proxy, no relays and no --unshare-net.
-						network: {
-							...base.network,
-							allowedDomains: undefined as unknown as string[],
-							allowAllUnixSockets: useFilter,
-						},
-					},
-		(manager) =>
-			manager.wrapWithSandbox(innerCommand(input.tempDir), input.bashPath, { filesystem }, undefined, {
+	const wrapped = networked
+		? await wrapWithManager(runtime, input, filesystem, sharedNetwork)
+		: await wrapWithoutNetwork(runtime.linux, {
+				command: innerCommand(input.tempDir),
+				bashPath: input.bashPath,
+				bwrapPath: runtime.bwrapPath,
+				socatPath: runtime.socatPath,
+				filesystem,
+				allowAllUnixSockets: useFilter,
 				commandId: input.commandId,
-				commandText: input.commandText,
-			}),
-	);
-	const bwrap = state.bwrapPath;
+			});
+	const bwrap = runtime.bwrapPath;
 	if (!wrapped.startsWith(`${bwrap} `) && !wrapped.startsWith(`${shellQuote(bwrap)} `)) {
 		throw new Error(
 			`sandbox-runtime built an invocation Gantry cannot run (it does not start with ${bwrap}; the profile may be too large for one command line): ${wrapped.slice(0, 200)}`,
 		);
 	}
-	let words = await splitShellWords(input.bashPath, wrapped);
+	let words = await splitInvocation(input.bashPath, wrapped);
 	if (words[0] !== bwrap) throw new Error(`sandbox-runtime's invocation starts with ${words[0]}, not ${bwrap}`);
 	if (sharedNetwork) words = withoutOwnRelays(words, input.relaySockets ?? []);
 	if (!networked) words.splice(1, 0, "--unshare-net");
@@ -193,6 +186,40 @@ export async function buildProfile(
 		placeholders: missingTargets(words),
 		fingerprint,
 	};
+}
+
+/** What builds profiles: sandbox-runtime's Linux modules, and its manager once a workspace allows a host. */
+export interface ProfileRuntime {
+	bwrapPath: string;
+	socatPath: string;
+	linux: LinuxModules;
+	/** Loaded only for a workspace with an allow list (it brings the proxy); see `runtime.ts`. */
+	manager?: Started;
+}
+
+/**
+ * The manager's invocation for a workspace with an allow list: its proxy variables, and its relays and
+ * seccomp helper unless the workspace's shared network replaces them (bubblewrap's filter then refuses Unix
+ * sockets, so no helper is put in the sandbox).
+ */
+function wrapWithManager(
+	runtime: ProfileRuntime,
+	input: ProfileInput,
+	filesystem: LinuxFilesystem,
+	sharedNetwork: boolean,
+): Promise<string> {
+	const { manager } = runtime;
+	if (!manager) return Promise.reject(new Error("sandbox-runtime's manager is not started for an allow list"));
+	return buildWithConfig(
+		manager,
+		(base): SandboxRuntimeConfig =>
+			sharedNetwork ? { ...base, network: { ...base.network, allowAllUnixSockets: true } } : base,
+		(loaded) =>
+			loaded.wrapWithSandbox(innerCommand(input.tempDir), input.bashPath, { filesystem }, undefined, {
+				commandId: input.commandId,
+				commandText: input.commandText,
+			}),
+	);
 }
 
 /**

@@ -2,8 +2,9 @@ import type { SandboxRuntimeConfig } from "@anthropic-ai/sandbox-runtime";
 
 /**
  * sandbox-runtime's `SandboxManager` is one object per process: one configuration, one proxy, one store of
- * violations. Every sandboxed workspace of the process shares it through this module, which loads the
- * library once (only when a sandbox starts, so importing `@gantry/sandbox` costs nothing), keeps the union
+ * violations. Every sandboxed workspace that allows a host shares it through this module (one that allows
+ * none builds its profile with the Linux modules alone: see `linux-runtime.ts`), which loads the library
+ * once (only when such a sandbox starts, so importing `@gantry/sandbox` costs nothing), keeps the union
  * of the workspaces' `allowedDomains` and `deniedDomains` in its configuration (sandbox-runtime exempts an
  * allowed IP literal such as `127.0.0.1:8080` from its refusal of this machine's own addresses only when the
  * configuration lists it), and runs one profile build at a time (a build may swap the configuration for a
@@ -32,7 +33,7 @@ function baseConfig(
 	};
 }
 
-interface Started {
+export interface Started {
 	manager: Manager;
 	bwrapPath: string;
 	socatPath: string;
@@ -42,8 +43,8 @@ let started: Promise<Started> | undefined;
 let loading: Promise<typeof import("@anthropic-ai/sandbox-runtime")> | undefined;
 
 /**
- * Starts loading sandbox-runtime (the larger part of a sandbox's set-up: a few hundred milliseconds of
- * module loading), so that it overlaps the availability check; `startRuntime` waits for the same load.
+ * Starts loading sandbox-runtime's manager (a few hundred milliseconds of module loading, node-forge most of
+ * it), so that it overlaps the availability check; `startRuntime` waits for the same load.
  */
 export function preloadRuntime(): Promise<unknown> {
 	loading ??= import("@anthropic-ai/sandbox-runtime");
@@ -66,9 +67,9 @@ function currentBase(state: Started): SandboxRuntimeConfig {
 }
 
 /**
- * Loads sandbox-runtime and gives it the shared configuration, without its proxy (see `startNetwork`), and
- * checks what it needs on this machine (bubblewrap, socat, ripgrep, which its profile build runs), as its
- * own start would. Rejects with the library's reason when it cannot run here.
+ * Loads sandbox-runtime's manager and gives it the shared configuration, without its proxy (see
+ * `startNetwork`). Only a workspace that allows a host needs it; what the library needs on this machine is
+ * checked before (`checkAvailability`, `linuxDependencyError`). Rejects when it cannot be loaded.
  */
 export function startRuntime(bwrapPath: string, socatPath: string): Promise<Started> {
 	started ??= (async () => {
@@ -76,10 +77,6 @@ export function startRuntime(bwrapPath: string, socatPath: string): Promise<Star
 		const { SandboxManager } = await (loading as Promise<typeof import("@anthropic-ai/sandbox-runtime")>);
 		const state = { manager: SandboxManager, bwrapPath, socatPath };
 		SandboxManager.updateConfig(currentBase(state));
-		const dependencies = SandboxManager.checkDependencies();
-		if (dependencies.errors.length > 0) {
-			throw new Error(`Sandbox dependencies not available: ${dependencies.errors.join(", ")}`);
-		}
 		return state;
 	})();
 	const attempt = started;
@@ -144,12 +141,8 @@ export function forgetWorkspace(state: Started, id: string): Promise<void> {
 }
 
 /**
- * Runs `build` with the shared configuration changed by `change` for its duration, then puts it back.
- * sandbox-runtime routes a command through its proxy (two socat relays and a seccomp helper started in the
- * sandbox for every command) whenever `network.allowedDomains` is defined anywhere; a workspace that allows
- * no host needs none of it, so its profile is built while the list is undefined. A proxied request that
- * arrives in that moment from another workspace's command is refused (sandbox-runtime then has no allow
- * list to read), never let through.
+ * Runs `build` with the shared configuration changed by `change` for its duration, then puts it back (a
+ * workspace whose relays are shared builds with Unix sockets left to bubblewrap's filter).
  */
 export function buildWithConfig<T>(
 	state: Started,

@@ -35,16 +35,18 @@ export function commandTextOf(file: string, args: readonly string[]): string {
 }
 
 /**
- * The process that runs `file args` in a profile: bubblewrap itself, or a shell that opens the seccomp
- * filter on fd 3 first; before bubblewrap, `enter` (nsenter into the workspace's shared network) when the
- * profile needs it. The command follows bubblewrap's `--` (direct) or travels in `GANTRY_SANDBOX_EXEC`.
+ * The process that runs `file args` in a profile: bubblewrap itself, given the seccomp filter as fd 3 when
+ * `inheritFiles` (the spawning processes open `inheritedFiles` for it), or else a shell that opens the filter
+ * on fd 3 first; before bubblewrap, `enter` (nsenter into the workspace's shared network) when the profile
+ * needs it. The command follows bubblewrap's `--` (direct) or travels in `GANTRY_SANDBOX_EXEC`.
  */
 export function starterOf(
 	profile: SandboxProfile,
 	file: string,
 	args: readonly string[],
 	enter: readonly string[] = [],
-): { file: string; args: string[]; env: Record<string, string> } {
+	inheritFiles = false,
+): { file: string; args: string[]; env: Record<string, string>; inheritedFiles?: string[] } {
 	if (profile.sharedNetwork && enter.length === 0) throw new Error("the sandbox's shared network is not running");
 	const [first, ...rest] = [
 		...(profile.sharedNetwork ? enter : []),
@@ -53,6 +55,7 @@ export function starterOf(
 	if (first === undefined) throw new Error("The sandbox profile has an empty bubblewrap invocation");
 	const env: Record<string, string> = profile.direct ? {} : { [EXEC_VARIABLE]: shellCommandLine([file, ...args]) };
 	if (profile.seccompFilterPath === undefined) return { file: first, args: rest, env };
+	if (inheritFiles) return { file: first, args: rest, env, inheritedFiles: [profile.seccompFilterPath] };
 	return {
 		file: "/bin/sh",
 		args: ["-c", `exec "$0" "$@" 3<${shellQuote(profile.seccompFilterPath)}`, first, ...rest],
@@ -97,14 +100,22 @@ export function sandboxedProcesses(setup: SandboxedProcessesSetup): WorkspacePro
 						tail.push(data);
 						return consumer(data);
 					};
-		const starter = starterOf(profile, file, args, profile.sharedNetwork ? setup.enterNetwork() : []);
+		const starter = starterOf(
+			profile,
+			file,
+			args,
+			profile.sharedNetwork ? setup.enterNetwork() : [],
+			inner.inheritsFiles === true,
+		);
 		const started = Date.now();
 		sandboxedCommandStarted();
 		try {
 			const onStdout = tee(options.onStdout);
 			const onStderr = tee(options.onStderr);
+			const { inheritedFiles: _callersFiles, ...rest } = withoutSandboxOption(options);
 			const status = await inner.spawn(starter.file, starter.args, {
-				...withoutSandboxOption(options),
+				...rest,
+				...(starter.inheritedFiles ? { inheritedFiles: starter.inheritedFiles } : {}),
 				env: { ...options.env, ...starter.env },
 				...(onStdout ? { onStdout } : {}),
 				...(onStderr ? { onStderr } : {}),

@@ -135,6 +135,12 @@ export interface WorkspaceSpawnOptions {
 	 * a grace period) and settles only once it is gone.
 	 */
 	signal?: AbortSignal;
+	/**
+	 * Files the process finds open for reading as file descriptors 3, 4, … in this order (an OS sandbox hands
+	 * bubblewrap its seccomp filter this way, without a shell to open it). Honoured only by processes whose
+	 * `inheritsFiles` is true (the local workspace's); give none to others. Default none.
+	 */
+	inheritedFiles?: readonly string[];
 }
 
 /** How a process ended. */
@@ -159,6 +165,8 @@ export interface WorkspaceProcesses {
 	 * given and the implementation supports it), or undefined.
 	 */
 	which(name: string, options?: { path?: string }): Promise<string | undefined>;
+	/** Optional: `spawn` honours `inheritedFiles`. Absent or false: it must be given none. */
+	readonly inheritsFiles?: boolean;
 	/**
 	 * Optional: kills every process a `spawn` of this object started that still runs, those a finished
 	 * command left in the background included. `AgentSession.dispose()` calls it. Never rejects.

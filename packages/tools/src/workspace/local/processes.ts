@@ -1,5 +1,6 @@
 import { type ChildProcessByStdio, spawn as spawnChild } from "node:child_process";
 import { randomBytes } from "node:crypto";
+import { closeSync, openSync } from "node:fs";
 import { stat } from "node:fs/promises";
 import type { Readable } from "node:stream";
 import { withoutUndefined } from "@gantry/ai";
@@ -54,11 +55,11 @@ export function createLocalProcesses(options: LocalProcessesOptions = {}): Local
 	async function spawn(
 		file: string,
 		args: readonly string[],
-		{ cwd, env, onStdout, onStderr, signal }: WorkspaceSpawnOptions,
+		{ cwd, env, onStdout, onStderr, signal, inheritedFiles = [] }: WorkspaceSpawnOptions,
 	): Promise<WorkspaceExitStatus> {
 		throwIfAborted(signal);
 		const marker = `${id}.${++calls}`;
-		const { child, ended } = startChild(file, args, cwd, { ...baseEnvironment(), ...env }, marker);
+		const { child, ended } = startChild(file, args, cwd, { ...baseEnvironment(), ...env }, marker, inheritedFiles);
 		const streams = [child.stdout, child.stderr];
 		const stopReading = () => {
 			for (const stream of streams) stream.destroy();
@@ -101,6 +102,7 @@ export function createLocalProcesses(options: LocalProcessesOptions = {}): Local
 
 	return {
 		spawn,
+		inheritsFiles: true,
 		which(name, lookupOptions) {
 			const pathVariable = lookupOptions?.path ?? process.env.PATH ?? "";
 			const key = `${name}\0${pathVariable}`;
@@ -150,8 +152,9 @@ interface ChildEnd {
 
 /**
  * Starts `file` as the leader of a new process group (a new session on Unix), stdin ignored, with
- * `env` (the whole environment) and the call's marker. `ended` settles once the process exited and its
- * output streams closed, or it failed to start.
+ * `env` (the whole environment) and the call's marker, and `inheritedFiles` open for reading from fd 3 on
+ * (this process's copies are closed once the child has its own). `ended` settles once the process exited
+ * and its output streams closed, or it failed to start.
  */
 function startChild(
 	file: string,
@@ -159,14 +162,23 @@ function startChild(
 	cwd: string,
 	env: Record<string, string>,
 	marker: string,
+	inheritedFiles: readonly string[],
 ): { child: ChildProcessByStdio<null, Readable, Readable>; ended: Promise<ChildEnd> } {
-	const child = spawnChild(file, args, {
-		cwd,
-		env: { ...env, [CALL_MARKER_VARIABLE]: marker },
-		detached: process.platform !== "win32",
-		stdio: ["ignore", "pipe", "pipe"],
-		windowsHide: true,
-	});
+	const descriptors: number[] = [];
+	let child: ChildProcessByStdio<null, Readable, Readable>;
+	try {
+		for (const inherited of inheritedFiles) descriptors.push(openSync(inherited, "r"));
+		child = spawnChild(file, args, {
+			cwd,
+			env: { ...env, [CALL_MARKER_VARIABLE]: marker },
+			detached: process.platform !== "win32",
+			// Typed as the three standard streams: the descriptors after them are the child's only.
+			stdio: ["ignore", "pipe", "pipe", ...descriptors] as unknown as ["ignore", "pipe", "pipe"],
+			windowsHide: true,
+		});
+	} finally {
+		for (const descriptor of descriptors) closeSync(descriptor);
+	}
 	const ended = new Promise<ChildEnd>((resolve) => {
 		child.once("error", (error: NodeJS.ErrnoException) =>
 			resolve(withoutUndefined({ reason: error.message, code: error.code })),
