@@ -1,7 +1,7 @@
 import type { ScriptedLlmServer } from "@gantry/ai/testing";
 import { describe, expect, it } from "vitest";
 import { type CliWorkspace, useCliFixture } from "./helpers/cli-fixture.js";
-import { runCli } from "./helpers/run-cli.js";
+import { runScriptedCli } from "./helpers/run-cli.js";
 
 let workspace: CliWorkspace;
 let server: ScriptedLlmServer;
@@ -10,12 +10,7 @@ useCliFixture((newWorkspace, newServer) => {
 	server = newServer;
 });
 
-function gantry(args: string[]) {
-	return runCli(["--base-url", server.openaiBaseUrl, "--model", "scripted", ...args], {
-		cwd: workspace.project,
-		home: workspace.home,
-	});
-}
+const gantry = (args: string[]) => runScriptedCli(server, workspace, args);
 
 type Sent = { role: string; content: unknown };
 const contents = (index: number) =>

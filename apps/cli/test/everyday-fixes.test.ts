@@ -5,7 +5,7 @@ import { describe, expect, it } from "vitest";
 import { parseCliArguments } from "../src/args.js";
 import { type CliWorkspace, useCliFixture } from "./helpers/cli-fixture.js";
 import { requestBody } from "./helpers/recorded-requests.js";
-import { runCli } from "./helpers/run-cli.js";
+import { runCli, runScriptedCli } from "./helpers/run-cli.js";
 
 let workspace: CliWorkspace;
 let server: ScriptedLlmServer;
@@ -14,13 +14,7 @@ useCliFixture((newWorkspace, newServer) => {
 	server = newServer;
 });
 
-function gantry(args: string[], env?: Record<string, string>) {
-	return runCli(["--base-url", server.openaiBaseUrl, "--model", "scripted", ...args], {
-		cwd: workspace.project,
-		home: workspace.home,
-		env,
-	});
-}
+const gantry = (args: string[], env?: Record<string, string>) => runScriptedCli(server, workspace, args, { env });
 
 describe("everyday fixes", () => {
 	it("--version prints the package's version", async () => {

@@ -4,7 +4,7 @@ import type { ScriptedLlmServer } from "@gantry/ai/testing";
 import { describe, expect, it } from "vitest";
 import { type CliWorkspace, useCliFixture } from "./helpers/cli-fixture.js";
 import { startInteractiveGantry, useInteractiveFixture } from "./helpers/interactive-fixture.js";
-import { runCli } from "./helpers/run-cli.js";
+import { runScriptedCli } from "./helpers/run-cli.js";
 
 let workspace: CliWorkspace;
 let server: ScriptedLlmServer;
@@ -25,11 +25,7 @@ function writeFailingServers(project: string, home: string) {
 	writeFileSync(join(home, ".gantry", "trust.json"), JSON.stringify({ folders }));
 }
 
-const gantry = (args: string[]) =>
-	runCli(["--base-url", server.openaiBaseUrl, "--model", "scripted", ...args], {
-		cwd: workspace.project,
-		home: workspace.home,
-	});
+const gantry = (args: string[]) => runScriptedCli(server, workspace, args);
 
 function failureLines(stderr: string): string[] {
 	return stderr.split("\n").filter((line) => line.startsWith("gantry: MCP server"));

@@ -5,7 +5,7 @@ import { assert, describe, expect, it } from "vitest";
 import { sessionFolder } from "../src/sessions.js";
 import { type CliWorkspace, useCliFixture } from "./helpers/cli-fixture.js";
 import { requestBody } from "./helpers/recorded-requests.js";
-import { runCli } from "./helpers/run-cli.js";
+import { runScriptedCli } from "./helpers/run-cli.js";
 
 let workspace: CliWorkspace;
 let server: ScriptedLlmServer;
@@ -14,12 +14,7 @@ useCliFixture((newWorkspace, newServer) => {
 	server = newServer;
 });
 
-function gantry(args: string[]) {
-	return runCli(["--base-url", server.openaiBaseUrl, "--model", "scripted", ...args], {
-		cwd: workspace.project,
-		home: workspace.home,
-	});
-}
+const gantry = (args: string[]) => runScriptedCli(server, workspace, args);
 
 function sent(index: number): unknown[] {
 	const messages = requestBody(server, index).messages as { role: string; content: unknown }[];

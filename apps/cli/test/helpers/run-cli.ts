@@ -74,3 +74,20 @@ export function makeWorkspace(): { root: string; project: string; home: string; 
 		remove: () => rmSync(root, { recursive: true, force: true }),
 	};
 }
+
+/**
+ * Runs the CLI against a scripted model server's OpenAI endpoint (`--base-url … --model scripted`, then
+ * `args`) in the workspace's project with its home; `env` and `input` as for `runCli`.
+ */
+export function runScriptedCli(
+	server: { openaiBaseUrl: string },
+	workspace: { project: string; home: string },
+	args: string[],
+	options: Pick<RunCliOptions, "env" | "input"> = {},
+): Promise<CliRun> {
+	return runCli(["--base-url", server.openaiBaseUrl, "--model", "scripted", ...args], {
+		cwd: workspace.project,
+		home: workspace.home,
+		...options,
+	});
+}

@@ -3,7 +3,7 @@ import { join } from "node:path";
 import type { ScriptedLlmServer } from "@gantry/ai/testing";
 import { describe, expect, it } from "vitest";
 import { type CliWorkspace, useCliFixture } from "../helpers/cli-fixture.js";
-import { runCli } from "../helpers/run-cli.js";
+import { runScriptedCli } from "../helpers/run-cli.js";
 
 let workspace: CliWorkspace;
 let server: ScriptedLlmServer;
@@ -12,12 +12,7 @@ useCliFixture((newWorkspace, newServer) => {
 	server = newServer;
 });
 
-function gantry(args: string[]) {
-	return runCli(["--base-url", server.openaiBaseUrl, "--model", "scripted", "--mode", "json", ...args], {
-		cwd: workspace.project,
-		home: workspace.home,
-	});
-}
+const gantry = (args: string[]) => runScriptedCli(server, workspace, ["--mode", "json", ...args]);
 
 type JsonEvent = {
 	type: string;

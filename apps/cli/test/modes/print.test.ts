@@ -4,7 +4,7 @@ import type { ScriptedLlmServer } from "@gantry/ai/testing";
 import { describe, expect, it } from "vitest";
 import { type CliWorkspace, useCliFixture } from "../helpers/cli-fixture.js";
 import { requestBody } from "../helpers/recorded-requests.js";
-import { EXAMPLES, runCli } from "../helpers/run-cli.js";
+import { EXAMPLES, runCli, runScriptedCli } from "../helpers/run-cli.js";
 
 let workspace: CliWorkspace;
 let server: ScriptedLlmServer;
@@ -14,13 +14,7 @@ useCliFixture((newWorkspace, newServer) => {
 });
 
 /** Runs `gantry` against the scripted server in the workspace's project folder. */
-function gantry(args: string[], input?: string | Buffer) {
-	return runCli(["--base-url", server.openaiBaseUrl, "--model", "scripted", ...args], {
-		cwd: workspace.project,
-		home: workspace.home,
-		input,
-	});
-}
+const gantry = (args: string[], input?: string | Buffer) => runScriptedCli(server, workspace, args, { input });
 
 /** The tool results the model received in request `index`, as `{ name, content }` from the wire format. */
 function toolMessages(index: number): { tool_call_id: string; content: string }[] {
