@@ -41,14 +41,10 @@ export interface ConfigRisks {
 }
 
 /**
- * Whether a git config file's text could make a reading git command run a program. Errs towards yes: a
- * line that is not clearly a comment, a header or a harmless key counts when it could be a risky key.
+ * Whether a git config file's text could make a reading git command run a program, and where it has git
+ * look for hooks. Errs towards yes: a line that is not clearly a comment, a header or a harmless key counts
+ * when it could be a risky key.
  */
-export function configRunsPrograms(text: string): boolean {
-	return configRisks(text).runsPrograms;
-}
-
-/** `configRunsPrograms`, with the hooks folder the config names. */
 export function configRisks(text: string): ConfigRisks {
 	const risky = { runsPrograms: true };
 	let section = "";
@@ -115,23 +111,21 @@ async function repositoryOf(
 
 /** The git folders of the repository whose top is `current`, if it is one. */
 async function repositoryAt(current: string, host: GitConfigHost): Promise<string[] | undefined> {
-	{
-		const dotGit = host.syntax.join(current, ".git");
-		if (await host.exists(host.syntax.join(dotGit, "HEAD"))) return withCommon(dotGit, host);
-		if (await host.exists(dotGit)) {
-			// A `.git` file (a worktree or a submodule): `gitdir: <path>`.
-			const pointer = /^gitdir:\s*(.+?)\s*$/m.exec(await host.readText(dotGit))?.[1];
-			if (pointer === undefined) throw new Error(`${dotGit} names no gitdir`);
-			return withCommon(host.syntax.resolve(current, pointer), host);
-		}
-		// git also takes a folder that is itself a repository (a bare one) as the one to use.
-		if (
-			(await host.exists(host.syntax.join(current, "HEAD"))) &&
-			(await host.exists(host.syntax.join(current, "objects")))
-		)
-			return withCommon(current, host);
-		return undefined;
+	const dotGit = host.syntax.join(current, ".git");
+	if (await host.exists(host.syntax.join(dotGit, "HEAD"))) return withCommon(dotGit, host);
+	if (await host.exists(dotGit)) {
+		// A `.git` file (a worktree or a submodule): `gitdir: <path>`.
+		const pointer = /^gitdir:\s*(.+?)\s*$/m.exec(await host.readText(dotGit))?.[1];
+		if (pointer === undefined) throw new Error(`${dotGit} names no gitdir`);
+		return withCommon(host.syntax.resolve(current, pointer), host);
 	}
+	// git also takes a folder that is itself a repository (a bare one) as the one to use.
+	if (
+		(await host.exists(host.syntax.join(current, "HEAD"))) &&
+		(await host.exists(host.syntax.join(current, "objects")))
+	)
+		return withCommon(current, host);
+	return undefined;
 }
 
 /** A linked worktree's git folder and the common one its `commondir` names. */

@@ -192,8 +192,13 @@ export async function judgeCall(
 	if (uncheckedDeny) return cannotCheck(uncheckedDeny, "deny");
 	if (call.hint?.decision === "deny") return verdict("deny", "hint", call.hint.reason);
 
-	const readOnly = await isReadOnlyCall(call, shell, places);
-	if (mode === "plan" && !readOnly) {
+	// Asked only where a verdict turns on it: a git line's check reads its repository's config.
+	let readOnlyCheck: Promise<boolean> | undefined;
+	const readOnly = () => {
+		readOnlyCheck ??= isReadOnlyCall(call, shell, places);
+		return readOnlyCheck;
+	};
+	if (mode === "plan" && !(await readOnly())) {
 		return verdict("deny", "mode", "plan mode (the session is planning: only read-only tools run)");
 	}
 	for (const rule of askRules) {
@@ -237,7 +242,7 @@ export async function judgeCall(
 	) {
 		return verdict("allow", "mode", "acceptEdits mode (an edit inside the project)");
 	}
-	if (readOnly) {
+	if (await readOnly()) {
 		const onlyReads =
 			classifyTool(call.annotations) === "read-only"
 				? "the tool is read-only"

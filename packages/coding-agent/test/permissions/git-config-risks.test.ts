@@ -3,7 +3,7 @@ import { existsSync } from "node:fs";
 import { chmod, mkdir, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { configRunsPrograms } from "../../src/permissions/git-config-risks.js";
+import { configRisks } from "../../src/permissions/git-config-risks.js";
 import { compilePermissionRules, judgeCall } from "../../src/permissions/permission-decision.js";
 import { withTempDir } from "../session/helpers.js";
 
@@ -103,7 +103,7 @@ describe("a repository's own git config can make a reading git command run a pro
 		}));
 });
 
-describe("configRunsPrograms", () => {
+describe("configRisks", () => {
 	it.each([
 		"[core]\n\tfsmonitor = /tmp/x",
 		"[CORE]\n\tFsMonitor=/tmp/x",
@@ -122,7 +122,7 @@ describe("configRunsPrograms", () => {
 		"[core.x]\n\tfsmonitor = y",
 		"[core\n\tfsmonitor = y",
 	])("runs programs: %j", (text) => {
-		expect(configRunsPrograms(text)).toBe(true);
+		expect(configRisks(text).runsPrograms).toBe(true);
 	});
 
 	it.each([
@@ -134,6 +134,6 @@ describe("configRunsPrograms", () => {
 		"# a comment\n; another\n[user]\n\tname = A\n\temail = a@a\n",
 		"[core]\n\thooksPath = .husky/_",
 	])("inert: %j", (text) => {
-		expect(configRunsPrograms(text)).toBe(false);
+		expect(configRisks(text).runsPrograms).toBe(false);
 	});
 });
