@@ -104,9 +104,6 @@ class JsonResults {
 	private partial: Buffer | undefined;
 	bytes = 0;
 
-	/** @param onPath Told each path the first time rg reports a line of it. */
-	constructor(private readonly onPath?: (path: string) => void) {}
-
 	push(chunk: Buffer): void {
 		this.bytes += chunk.length;
 		const data = this.partial === undefined ? chunk : Buffer.concat([this.partial, chunk]);
@@ -141,7 +138,6 @@ class JsonResults {
 		if (lines === undefined) {
 			lines = [];
 			this.files.set(path, lines);
-			this.onPath?.(path);
 		}
 		lines.push({ line: message.data.line_number ?? 0, text, match: message.type === "match" });
 	}
@@ -156,13 +152,13 @@ async function searchJson(
 	request: GrepEngineRequest,
 	cwd: string,
 	targets: readonly string[],
-	options: { maxMatches: number; walk: boolean; outputLimit?: number; onPath?: (path: string) => void },
+	options: { maxMatches: number; walk: boolean; outputLimit?: number },
 ): Promise<Map<string, GrepLine[]> | undefined> {
 	const args = [...matchingFlags(request), ...(options.walk ? walkFlags(request) : []), "--json"];
 	args.push("--max-count", String(options.maxMatches));
 	if (request.context > 0) args.push("--context", String(request.context));
 	args.push("--regexp", request.pattern, "--", ...targets);
-	const results = new JsonResults(options.onPath);
+	const results = new JsonResults();
 	const { outputLimit } = options;
 	let exit: RipgrepExit;
 	try {
@@ -242,24 +238,16 @@ export async function runRipgrepEngine(rg: RipgrepHost, request: GrepEngineReque
 		const [scopes] = await Promise.all([scopesReady, ignoreFiles.loadFor(path)]);
 		return !scopes.ignores(path, false);
 	};
-	// Each path rg reports is checked as soon as it arrives, while rg goes on searching, rather than all of
-	// them one after another once rg is done (on a busy machine that tail cost up to a tenth of rg's time).
-	const verdicts = new Map<string, Promise<boolean>>();
-	const keep = (path: string) => {
-		let verdict = verdicts.get(path);
-		if (verdict === undefined) {
-			verdict = skip?.(path) ? Promise.resolve(false) : searched(path);
-			verdict.catch(() => undefined);
-			verdicts.set(path, verdict);
-		}
-		return verdict;
-	};
+	// Paths are checked once rg is done, in path order and only as far as the limit needs. Checking each path as
+	// rg reports it (as this engine once did) reads the ignore files of every folder holding a match, on the
+	// CPU that rg's own threads are using: measured 830 file-system calls per search of the benchmark tree,
+	// against 330 for the paths the first 100 matches need.
+	const keep = (path: string) => (skip?.(path) ? Promise.resolve(false) : searched(path));
 
 	const onePassRun = searchJson(rg, request, root, ["."], {
 		maxMatches,
 		walk: true,
 		outputLimit: ONE_PASS_OUTPUT_BYTES,
-		onPath: keep,
 	});
 	onePassRun.catch(() => undefined);
 	// rg reads the files `skip` covers too (its output for them is dropped): the count comes from its walk.

@@ -1,5 +1,5 @@
 import type { BuiltinEngineOperations } from "../grep/builtin-engine.js";
-import { localFileSystem, readLocalTextOrUndefined } from "../workspace/local/file-system.js";
+import { localFileSystem, localPathExists, readLocalTextOrUndefined } from "../workspace/local/file-system.js";
 import type { WorkspaceFileSystem } from "../workspace/types.js";
 import { markLocalOpener } from "./local-openers.js";
 import type { SearchFileReader } from "./types.js";
@@ -47,7 +47,7 @@ export function searchOperationsOn(fs: WorkspaceFileSystem): BuiltinEngineOperat
 	return {
 		readdir: (path) => fs.readdir(path),
 		readText: local ? async (path) => readLocalTextOrUndefined(path) : (path) => readTextOrUndefined(fs, path),
-		exists: (path) => existsOn(fs, path),
+		exists: local ? async (path) => localPathExists(path) : (path) => existsOn(fs, path),
 		open,
 	};
 }

@@ -108,19 +108,28 @@ const textDecoder = new TextDecoder();
  */
 export function readLocalTextOrUndefined(path: string): string | undefined {
 	try {
-		if (!statSync(path).isFile()) return undefined;
+		// A missing file is answered without an exception: most folders a search looks in have no ignore file.
+		if (statSync(path, { throwIfNoEntry: false })?.isFile() !== true) return undefined;
 		return textDecoder.decode(readFileSync(path));
 	} catch {
 		return undefined;
 	}
 }
 
+/**
+ * Whether anything is at `path` (links followed: a broken one counts as nothing), synchronously and without
+ * building a stat object: a search asks it of each folder's `.git` on its way.
+ */
+export function localPathExists(path: string): boolean {
+	return existsSync(path);
+}
+
 /** This machine's file system, as the builtins see it through a local Workspace. */
 export const localFileSystem: WorkspaceFileSystem = {
 	async stat(path) {
 		try {
-			const stats = statSync(path);
-			return { kind: kindOf(stats), ...describe(stats) };
+			const stats = statSync(path, { throwIfNoEntry: false });
+			return stats === undefined ? undefined : { kind: kindOf(stats), ...describe(stats) };
 		} catch (error) {
 			if (isMissing(error)) return undefined;
 			throw error;
@@ -128,7 +137,8 @@ export const localFileSystem: WorkspaceFileSystem = {
 	},
 	async lstat(path) {
 		try {
-			const stats = lstatSync(path);
+			const stats = lstatSync(path, { throwIfNoEntry: false });
+			if (stats === undefined) return undefined;
 			const kind: WorkspaceLinkStat["kind"] = stats.isSymbolicLink() ? "symlink" : kindOf(stats);
 			return { kind, ...describe(stats) };
 		} catch (error) {
