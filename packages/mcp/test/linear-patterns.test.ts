@@ -35,14 +35,19 @@ async function callAll(calls: { name: string; arguments: Record<string, unknown>
 	return { results, seconds, session };
 }
 
-describe("an untrusted schema's patterns run in linear time", () => {
-	test("^(a+)+$ in an inputSchema against a 35-character argument answers within a second, refused", async () => {
+/**
+ * A backtracking engine needs minutes for these inputs (183 s was measured for the 35-character one), RE2
+ * microseconds: each test's own timeout is the guard, not a figure compared with the clock.
+ */
+const HANG_GUARD_MS = 30_000;
+
+describe("an untrusted schema's patterns run in linear time", { timeout: HANG_GUARD_MS }, () => {
+	test("^(a+)+$ in an inputSchema against a 35-character argument answers, refused", async () => {
 		const { results, seconds } = await callAll([
 			{ name: "mcp__big__match", arguments: { text: hostile } },
 			{ name: "mcp__big__match", arguments: { text: "aaaa", pattern: "ppp" } },
 		]);
 		console.log(`hostile pattern call: ${seconds.toFixed(3)} s`);
-		expect(seconds).toBeLessThan(1);
 		const [refused, accepted] = results;
 		expect(refused?.isError).toBe(true);
 		expect(textOf(refused)).toContain('text: must match pattern "^(a+)+$"');
@@ -77,16 +82,13 @@ describe("an untrusted schema's patterns run in linear time", () => {
 				pattern: { type: "string" },
 			},
 		});
-		const started = Date.now();
-		expect(checkPatterns?.({ text: "a".repeat(5000) + "!" })).toEqual(['  - text: must match pattern "^(a+)+$"']);
-		expect(Date.now() - started).toBeLessThan(1000);
+		expect(checkPatterns?.({ text: `${"a".repeat(5000)}!` })).toEqual(['  - text: must match pattern "^(a+)+$"']);
 		expect(untrustedSchema({ type: "object" }).checkPatterns).toBeUndefined();
 	});
 
 	test("an outputSchema's catastrophic pattern does not freeze the SDK client's structuredContent check", async () => {
 		const { results, seconds } = await callAll([{ name: "mcp__big__shout", arguments: {} }]);
 		console.log(`hostile output pattern call: ${seconds.toFixed(3)} s`);
-		expect(seconds).toBeLessThan(1);
 		expect(results[0]?.isError).toBe(true);
 		expect(textOf(results[0])).toMatch(/output schema|does not match/i);
 	});
