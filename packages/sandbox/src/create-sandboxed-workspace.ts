@@ -9,7 +9,7 @@ import { excludingEntry } from "./excluded-commands.js";
 import { linuxDependencyError, loadLinuxModules } from "./linux-runtime.js";
 import { enterableRelays, type NetworkRelays } from "./network-relays.js";
 import { sandboxedCommandEnded, sandboxedCommandStarted } from "./placeholders.js";
-import { buildProfile, newCommandId, type ProfileRuntime, type SandboxProfile } from "./profile.js";
+import { buildProfile, newCommandId, type ProfileRuntime, type SandboxProfile, sourcesExist } from "./profile.js";
 import { type ResolvedSandboxSettings, resolveSandboxSettings } from "./resolve-settings.js";
 import { forgetWorkspace, type Started, setWorkspaceHosts, startNetwork, startRuntime } from "./runtime.js";
 import { sandboxedFileSystem } from "./sandboxed-file-system.js";
@@ -131,7 +131,9 @@ async function assemble(
 	let sharedNetwork = false;
 
 	const currentProfile = (current: CurrentLists): Promise<SandboxProfile> => {
-		if (profile && profile.fingerprint === current.fingerprint) return Promise.resolve(profile);
+		// Rebuilt when the disk it was built for changed, or a path it binds is gone.
+		if (profile && profile.fingerprint === current.fingerprint && sourcesExist(profile))
+			return Promise.resolve(profile);
 		if (building) return building.then(() => currentProfile(lists()));
 		if (!runtime || !availability.available) return Promise.reject(new Error("the sandbox is not active"));
 		const attempt = buildProfile(

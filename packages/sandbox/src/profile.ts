@@ -1,5 +1,5 @@
 import { randomBytes } from "node:crypto";
-import { lstatSync } from "node:fs";
+import { existsSync, lstatSync } from "node:fs";
 import path from "node:path";
 import type { FilesystemPathEntry, SandboxRuntimeConfig } from "@anthropic-ai/sandbox-runtime";
 import { type LinuxFilesystem, type LinuxModules, type LinuxWrapInput, wrapWithoutNetwork } from "./linux-runtime.js";
@@ -34,6 +34,11 @@ export interface SandboxProfile {
 	sharedNetwork: boolean;
 	/** Paths bubblewrap creates as mount points on the host (they did not exist), deepest first. */
 	placeholders: string[];
+	/**
+	 * The host paths the invocation binds (bubblewrap refuses to start when one is gone): a folder of
+	 * `allowWrite` removed from outside, or a placeholder another sandbox made while the profile was built.
+	 */
+	sources: string[];
 	/** The state of the disk the profile was built for. */
 	fingerprint: string;
 }
@@ -85,6 +90,7 @@ function innerCommand(tempDir: string): string {
 
 const BIND_OPTIONS = new Set(["--bind", "--ro-bind", "--bind-try", "--ro-bind-try", "--dev-bind", "--dev-bind-try"]);
 const TARGET_OPTIONS = new Set(["--tmpfs", "--dir", "--dev", "--proc"]);
+const REQUIRED_BINDS = new Set(["--bind", "--ro-bind", "--dev-bind"]);
 
 function exists(target: string): boolean {
 	try {
@@ -113,6 +119,22 @@ function missingTargets(argv: string[]): string[] {
 		}
 	}
 	return [...missing].sort((a, b) => b.length - a.length);
+}
+
+/** The absolute source paths of an invocation's binds that must exist (not the `-try` ones). */
+function bindSources(argv: string[]): string[] {
+	const sources = new Set<string>();
+	for (const [index, option] of argv.entries()) {
+		if (option === "--") break;
+		const source = REQUIRED_BINDS.has(option) ? argv[index + 1] : undefined;
+		if (source !== undefined && path.isAbsolute(source)) sources.add(source);
+	}
+	return [...sources];
+}
+
+/** Whether every path the profile binds is still there: if not, bubblewrap would refuse every command. */
+export function sourcesExist(profile: SandboxProfile): boolean {
+	return profile.sources.every((source) => existsSync(source));
 }
 
 /** What the disk says about the paths a profile depends on: the kind of each literal deny path. */
@@ -185,6 +207,7 @@ export async function buildProfile(
 		...(useFilter && input.seccompFilterPath ? { seccompFilterPath: input.seccompFilterPath } : {}),
 		sharedNetwork,
 		placeholders: missingTargets(words),
+		sources: bindSources(words),
 		fingerprint,
 	};
 }
