@@ -52,8 +52,13 @@ export interface SandboxedWorkspaceOptions {
  *
  * When the sandbox cannot start here (not Linux, no bubblewrap or socat, no user namespaces),
  * `sandbox.active` is false with the reason and every spawn is refused — unless `failIfUnavailable` is
- * false, when commands run without it. Throws `SandboxError` `invalid_option` for a malformed setting and
- * `not_local` for a workspace on another host.
+ * false, when commands run without it. Throws `SandboxError` `invalid_option` for a malformed setting (a
+ * host included) and `not_local` for a workspace on another host.
+ *
+ * With an allow list, the promise resolves once the filesystem sandbox is ready and bubblewrap's probe
+ * passed; sandbox-runtime's proxy, the relays and the networked profile start afterwards and sandboxed
+ * commands wait for them. If they cannot start, `sandbox.active` turns false with the reason and every
+ * command is refused, whatever `failIfUnavailable` says.
  *
  * @example
  * const workspace = await createSandboxedWorkspace(createLocalWorkspace(cwd), { enabled: true });
