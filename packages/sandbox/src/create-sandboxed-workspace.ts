@@ -76,12 +76,12 @@ export async function createSandboxedWorkspace(
 		);
 	}
 	const resolved = resolveSandboxSettings(settings, { cwd: inner.cwd, home: inner.home });
-	// A malformed host is the settings' fault, reported now: the network starts after this returns.
-	await checkDomainLists(resolved);
 	// The Linux modules load while the folders are made, the programs looked up and bubblewrap probed; a
 	// failed load is reported by `assemble`. The manager (an allow list's proxy) is loaded after set-up, in
 	// the background: its evaluation would hold the thread set-up runs on for a few hundred milliseconds.
 	if (resolved.enabled) loadLinuxModules().catch(() => undefined);
+	// A malformed host is the settings' fault, reported now: the network starts after this returns.
+	await checkDomainLists(resolved);
 	const tempDir = await realpath(await mkdtemp(path.join(inner.tempDir, "gantry-sandbox-")));
 	const privateDir = await realpath(await mkdtemp(path.join(inner.tempDir, "gantry-sandbox-private-")));
 	const removeFolders = () =>
