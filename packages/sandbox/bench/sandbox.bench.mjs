@@ -2,6 +2,14 @@
 // host allowed and with an allow list, measured in the same run (cases interleaved, medians), and the
 // set-up of a sandbox in a fresh process (the library's import and sandbox-runtime's load and start included;
 // @gantry/tools, which a session has loaded already, is imported before the clock starts).
+//
+// With an allow list, `createSandboxedWorkspace` returns once the filesystem sandbox is ready and bubblewrap's
+// probe passed; sandbox-runtime's manager, its proxy and bridges, the workspace's relays and its networked
+// profile start after that, in the background, and the first command waits for them. So two figures are
+// shown for it: "set-up, an allow list (workspace returned)", which the ≤ 300 ms target is about, and
+// "allow list: until its network is ready" (measured from the same start to the moment a command could
+// start: `sandboxCommand` resolved), which has no target; the difference is what a first command issued at
+// once would wait.
 // Run `pnpm run build` first: it imports the built code from ../dist.
 import { execFile } from "node:child_process";
 import { mkdir, mkdtemp, realpath, rm } from "node:fs/promises";
@@ -85,8 +93,11 @@ function coldSetupMs(settings) {
 		const workspace = await createSandboxedWorkspace(createLocalWorkspace(${JSON.stringify(project)}, { tempDir: ${JSON.stringify(temp)} }), ${JSON.stringify(settings)});
 		const elapsed = performance.now() - started;
 		if (!workspace.sandbox.active) throw new Error(workspace.sandbox.reason);
+		// Resolves once a command could start: with an allow list, its network is up and its profile built.
+		(await workspace.sandboxCommand("true", [])).release();
+		const ready = performance.now() - started;
 		await workspace.close();
-		console.log(elapsed);
+		console.log(JSON.stringify({ elapsed, ready }));
 		process.exit(0);
 	`;
 	return new Promise((resolve, reject) => {
@@ -95,20 +106,23 @@ function coldSetupMs(settings) {
 			["--input-type=module", "-e", script],
 			{ cwd: fileURLToPath(new URL("..", import.meta.url)) },
 			(error, stdout, stderr) =>
-				error ? reject(new Error(`${error.message}\n${stderr}`)) : resolve(Number(stdout.trim())),
+				error ? reject(new Error(`${error.message}\n${stderr}`)) : resolve(JSON.parse(stdout.trim())),
 		);
 	});
 }
-const setups = { noNetwork: [], allowList: [] };
+const setups = { noNetwork: [], allowList: [], allowListReady: [] };
 for (let index = 0; index < SETUP_RUNS; index++) {
-	setups.noNetwork.push(await coldSetupMs({ enabled: true }));
-	setups.allowList.push(await coldSetupMs({ enabled: true, network: { allowedDomains: ["registry.npmjs.org"] } }));
+	setups.noNetwork.push((await coldSetupMs({ enabled: true })).elapsed);
+	const allowList = await coldSetupMs({ enabled: true, network: { allowedDomains: ["registry.npmjs.org"] } });
+	setups.allowList.push(allowList.elapsed);
+	setups.allowListReady.push(allowList.ready);
 }
 await rm(root, { recursive: true, force: true });
 
 const met = (value, limit) => (value <= limit ? "met" : "missed");
 const setupNoNetwork = median(setups.noNetwork);
 const setupAllowList = median(setups.allowList);
+const allowListReady = median(setups.allowListReady);
 const rows = [
 	["bash -c echo (no sandbox)", ms.bash, "", "", ""],
 	["bwrap --ro-bind / / --unshare-net bash -c echo", ms.bwrap, "", "", ""],
@@ -131,7 +145,8 @@ const rows = [
 	["(allow list) against no host allowed", ms.allowList, `+${(ms.allowList - ms.noNetwork).toFixed(1)} ms`, "", ""],
 	["(allow list) against bwrap", ms.allowList, `${(ms.allowList / ms.bwrap).toFixed(2)}x bwrap`, "", ""],
 	["set-up, no host allowed (fresh process)", setupNoNetwork, "", "≤ 300 ms", met(setupNoNetwork, 300)],
-	["set-up, an allow list (fresh process)", setupAllowList, "", "≤ 300 ms", met(setupAllowList, 300)],
+	["set-up, an allow list (workspace returned)", setupAllowList, "", "≤ 300 ms", met(setupAllowList, 300)],
+	["allow list: until its network is ready", allowListReady, "", "", ""],
 ];
 const header = ["case", "median ms", "against the floor", "target", ""];
 const lines = rows.map(([name, value, against, target, verdict]) => [name, value.toFixed(2), against, target, verdict]);

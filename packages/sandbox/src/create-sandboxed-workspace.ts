@@ -1,18 +1,17 @@
-import { execFile } from "node:child_process";
 import { mkdtemp, realpath, rm, writeFile } from "node:fs/promises";
 import path from "node:path";
-import { promisify } from "node:util";
 import { errorText } from "@gantry/ai";
 import type { Workspace } from "@gantry/tools";
 import { type Availability, findPrograms, probeBubblewrap } from "./availability.js";
+import { checkDomainLists } from "./domain-check.js";
 import { SandboxError } from "./errors.js";
 import { excludingEntry } from "./excluded-commands.js";
 import { linuxDependencyError, loadLinuxModules } from "./linux-runtime.js";
-import { type NetworkRelays, startNetworkRelays } from "./network-relays.js";
+import { enterableRelays, type NetworkRelays } from "./network-relays.js";
 import { sandboxedCommandEnded, sandboxedCommandStarted } from "./placeholders.js";
-import { buildProfile, newCommandId, type ProfileRuntime, type SandboxProfile } from "./profile.js";
+import { buildProfile, newCommandId, type ProfileRuntime, type SandboxProfile, sourcesExist } from "./profile.js";
 import { type ResolvedSandboxSettings, resolveSandboxSettings } from "./resolve-settings.js";
-import { forgetWorkspace, preloadRuntime, setWorkspaceHosts, startNetwork, startRuntime } from "./runtime.js";
+import { forgetWorkspace, type Started, setWorkspaceHosts, startNetwork, startRuntime } from "./runtime.js";
 import { sandboxedFileSystem } from "./sandboxed-file-system.js";
 import { sandboxedProcesses, starterOf } from "./sandboxed-processes.js";
 import {
@@ -24,8 +23,6 @@ import {
 import { noNetworkSeccompFilter } from "./seccomp-filter.js";
 import type { SandboxSettings } from "./settings.js";
 import { type CurrentLists, listMaker, type RuleDeny } from "./workspace-lists.js";
-
-const execFileAsync = promisify(execFile);
 
 /** Options of `createSandboxedWorkspace` beyond the settings. */
 export interface SandboxedWorkspaceOptions {
@@ -55,8 +52,13 @@ export interface SandboxedWorkspaceOptions {
  *
  * When the sandbox cannot start here (not Linux, no bubblewrap or socat, no user namespaces),
  * `sandbox.active` is false with the reason and every spawn is refused — unless `failIfUnavailable` is
- * false, when commands run without it. Throws `SandboxError` `invalid_option` for a malformed setting and
- * `not_local` for a workspace on another host.
+ * false, when commands run without it. Throws `SandboxError` `invalid_option` for a malformed setting (a
+ * host included) and `not_local` for a workspace on another host.
+ *
+ * With an allow list, the promise resolves once the filesystem sandbox is ready and bubblewrap's probe
+ * passed; sandbox-runtime's proxy, the relays and the networked profile start afterwards and sandboxed
+ * commands wait for them. If they cannot start, `sandbox.active` turns false with the reason and every
+ * command is refused, whatever `failIfUnavailable` says.
  *
  * @example
  * const workspace = await createSandboxedWorkspace(createLocalWorkspace(cwd), { enabled: true });
@@ -74,12 +76,12 @@ export async function createSandboxedWorkspace(
 		);
 	}
 	const resolved = resolveSandboxSettings(settings, { cwd: inner.cwd, home: inner.home });
-	// The library loads while the folders are made, the programs looked up and bubblewrap probed (its
-	// manager only for an allow list: it brings the proxy); a failed load is reported by `assemble`.
-	if (resolved.enabled) {
-		loadLinuxModules().catch(() => undefined);
-		if (resolved.allowedDomains.length > 0) preloadRuntime().catch(() => undefined);
-	}
+	// The Linux modules load while the folders are made, the programs looked up and bubblewrap probed; a
+	// failed load is reported by `assemble`. The manager (an allow list's proxy) is loaded after set-up, in
+	// the background: its evaluation would hold the thread set-up runs on for a few hundred milliseconds.
+	if (resolved.enabled) loadLinuxModules().catch(() => undefined);
+	// A malformed host is the settings' fault, reported now: the network starts after this returns.
+	await checkDomainLists(resolved);
 	const tempDir = await realpath(await mkdtemp(path.join(inner.tempDir, "gantry-sandbox-")));
 	const privateDir = await realpath(await mkdtemp(path.join(inner.tempDir, "gantry-sandbox-private-")));
 	const removeFolders = () =>
@@ -134,7 +136,9 @@ async function assemble(
 	let sharedNetwork = false;
 
 	const currentProfile = (current: CurrentLists): Promise<SandboxProfile> => {
-		if (profile && profile.fingerprint === current.fingerprint) return Promise.resolve(profile);
+		// Rebuilt when the disk it was built for changed, or a path it binds is gone.
+		if (profile && profile.fingerprint === current.fingerprint && sourcesExist(profile))
+			return Promise.resolve(profile);
 		if (building) return building.then(() => currentProfile(lists()));
 		if (!runtime || !availability.available) return Promise.reject(new Error("the sandbox is not active"));
 		const attempt = buildProfile(
@@ -147,7 +151,7 @@ async function assemble(
 				commandText,
 				tempDir,
 				...(seccompFilterPath ? { seccompFilterPath } : {}),
-				...(sharedNetwork && runtime.manager ? { relaySockets: relaySocketsOf(runtime.manager) } : {}),
+				...(sharedNetwork ? { sharedRelays: true } : {}),
 			},
 			current.fingerprint,
 		);
@@ -179,39 +183,16 @@ async function assemble(
 			if (missing !== undefined) throw new Error(`Sandbox dependencies not available: ${missing}`);
 			runtime = { bwrapPath, socatPath, linux };
 			if (networked) {
-				// No proxy is started where bubblewrap cannot run.
+				// No proxy is started where bubblewrap cannot run; the rest of the network starts after set-up.
 				const refused = await probing;
 				if (refused !== undefined) throw new BubblewrapRefused(refused);
-				const manager = await startRuntime(bwrapPath, socatPath);
-				runtime.manager = manager;
-				await setWorkspaceHosts(manager, id, resolved.allowedDomains, resolved.deniedDomains);
-				await startNetwork(manager, id);
-				const { nsenterPath } = availability;
-				sharedNetwork = nsenterPath !== undefined && seccompFilterPath !== undefined;
-				// The relays start while the profile is built; without them, the profile is built again.
-				const [started, built] = await Promise.allSettled([
-					nsenterPath && sharedNetwork ? sharedRelays(manager, bwrapPath, nsenterPath) : undefined,
-					currentProfile(lists()),
-				]);
-				relays = started.status === "fulfilled" ? started.value : undefined;
-				if (built.status === "rejected" && !sharedNetwork) throw built.reason;
-				if (!relays || built.status === "rejected") {
-					// sandbox-runtime's own relays and seccomp helper in every command, as it makes them.
-					relays?.close();
-					relays = undefined;
-					sharedNetwork = false;
-					profile = undefined;
-				}
+			} else {
+				const [probed, built] = await Promise.allSettled([probing, currentProfile(lists())]);
+				const refused = probed.status === "fulfilled" ? probed.value : errorText(probed.reason);
+				if (refused !== undefined) throw new BubblewrapRefused(refused);
+				if (built.status === "rejected") throw built.reason;
 			}
-			const [probed, built] = await Promise.allSettled([probing, currentProfile(lists())]);
-			const refused = probed.status === "fulfilled" ? probed.value : errorText(probed.reason);
-			if (refused !== undefined) throw new BubblewrapRefused(refused);
-			if (built.status === "rejected") throw built.reason;
 		} catch (error) {
-			relays?.close();
-			relays = undefined;
-			sharedNetwork = false;
-			if (runtime?.manager) await forgetWorkspace(runtime.manager, id).catch(() => undefined);
 			if (isConfigurationError(error)) {
 				throw new SandboxError("invalid_option", `The sandbox settings were refused: ${errorText(error)}`, {
 					cause: error,
@@ -223,6 +204,86 @@ async function assemble(
 			runtime = undefined;
 		}
 	}
+
+	let closed = false;
+	/** The background start of an allow list's network failed (or was cut short by `close`). */
+	let networkFailed = false;
+	/**
+	 * An allow list's network — sandbox-runtime's manager and proxy, the workspace's relays and its networked
+	 * profile — starts once the workspace is returned; every sandboxed command waits for it. Never rejects:
+	 * a failure leaves the sandbox inactive with the reason, and commands refused.
+	 */
+	const startNetworkInBackground = async (base: ProfileRuntime, nsenterPath: string | undefined): Promise<void> => {
+		const stopIfClosed = () => {
+			if (closed) throw new Error("the workspace was closed while its network started");
+		};
+		try {
+			const manager = await startRuntime(base.bwrapPath, base.socatPath);
+			stopIfClosed();
+			base.manager = manager;
+			await setWorkspaceHosts(manager, id, resolved.allowedDomains, resolved.deniedDomains);
+			sharedNetwork = nsenterPath !== undefined && seccompFilterPath !== undefined;
+			const started = startNetwork(manager, id);
+			// Queued right behind the proxy's start: the build walks the disk while the bridges start, and the
+			// bubblewrap option probe the wrap would make on its way is made in that wait too.
+			const firstBuild = currentProfile(lists());
+			firstBuild.catch(() => undefined);
+			setTimeout(() => base.linux.linux.bwrapCanDisableUserns(base.bwrapPath), 0);
+			await started;
+			stopIfClosed();
+			// The relays start as soon as the bridge sockets exist, while the build finishes.
+			const [shared, built] = await Promise.allSettled([
+				nsenterPath && sharedNetwork ? relaysFor(manager, base.bwrapPath, nsenterPath) : undefined,
+				firstBuild,
+			]);
+			relays = shared.status === "fulfilled" ? shared.value : undefined;
+			stopIfClosed();
+			if (built.status === "rejected" && !sharedNetwork) throw built.reason;
+			if (!relays || built.status === "rejected") {
+				// sandbox-runtime's own relays and seccomp helper in every command, as it makes them.
+				relays?.close();
+				relays = undefined;
+				sharedNetwork = false;
+				profile = undefined;
+				await currentProfile(lists());
+				stopIfClosed();
+			}
+		} catch (error) {
+			relays?.close();
+			relays = undefined;
+			sharedNetwork = false;
+			networkFailed = true;
+			if (base.manager) await forgetWorkspace(base.manager, id).catch(() => undefined);
+			status.active = false;
+			status.reason = `sandbox-runtime could not start the sandbox's network: ${errorText(error)}`;
+			runtime = undefined;
+		}
+	};
+	const networkStart =
+		networked && status.active && runtime && availability.available
+			? startNetworkInBackground(runtime, availability.nsenterPath)
+			: undefined;
+	/**
+	 * Why commands are refused now, if they are: the sandbox is not active and fails closed, or an allow
+	 * list's network failed to start after set-up — then whatever `failIfUnavailable` says, since commands
+	 * may have been let through by the permission checks as sandboxed.
+	 */
+	const refusal = (): string | undefined => {
+		if (status.active) return undefined;
+		if (networkFailed) {
+			return `The OS sandbox stopped (${status.reason}), so commands are refused rather than run without it. Fix the cause and start a new session (or workspace).`;
+		}
+		if (resolved.enabled && resolved.failIfUnavailable) {
+			return `The OS sandbox is not available (${status.reason}), and sandbox.failIfUnavailable is on, so commands are refused rather than run without it. Fix the cause, or set sandbox.failIfUnavailable to false to run commands unsandboxed.`;
+		}
+		return undefined;
+	};
+	/** Resolves once a sandboxed command can start; rejects with the refusal when the sandbox stopped. */
+	const ready = async (): Promise<void> => {
+		await networkStart;
+		const refused = refusal();
+		if (refused !== undefined) throw new Error(refused);
+	};
 	const enterNetwork = () => (relays ? relays.enter() : []);
 
 	const place = (command: string, unsandboxed: boolean): CommandPlacement => {
@@ -235,7 +296,6 @@ async function assemble(
 		return { sandboxed: true, reason: "runs in the OS sandbox" };
 	};
 
-	let closed = false;
 	const workspace: SandboxedWorkspace = {
 		cwd: inner.cwd,
 		home: inner.home,
@@ -248,7 +308,8 @@ async function assemble(
 			cwd,
 			home: inner.home,
 			status,
-			failClosed: resolved.enabled && resolved.failIfUnavailable,
+			refusal,
+			ready,
 			place,
 			profile: () => currentProfile(lists()),
 			enterNetwork,
@@ -272,6 +333,7 @@ async function assemble(
 		async sandboxCommand(file, args) {
 			if (!status.active)
 				throw new Error(`The OS sandbox is not active (${status.reason}), so ${file} is not started.`);
+			await ready();
 			const built = await currentProfile(lists());
 			const starter = starterOf(built, file, args, built.sharedNetwork ? enterNetwork() : []);
 			sandboxedCommandStarted();
@@ -290,6 +352,8 @@ async function assemble(
 		async close() {
 			if (closed) return;
 			closed = true;
+			// A network still starting stops at its next step and undoes what it started.
+			await networkStart;
 			relays?.close();
 			if (runtime?.manager) await forgetWorkspace(runtime.manager, id);
 			await removeFolders();
@@ -301,44 +365,12 @@ async function assemble(
 	return workspace;
 }
 
-function relaySocketsOf(runtime: Awaited<ReturnType<typeof startRuntime>>): string[] {
-	const { manager } = runtime;
-	return [manager.getLinuxHttpSocketPath(), manager.getLinuxSocksSocketPath()].filter(
-		(socket): socket is string => socket !== undefined,
-	);
-}
-
-/**
- * The workspace's relays in a network namespace of their own, once it is seen that a command can enter it
- * (nsenter may be refused where bubblewrap is not); undefined when not, and commands start their own relays
- * as sandbox-runtime makes them.
- */
-async function sharedRelays(
-	runtime: Awaited<ReturnType<typeof startRuntime>>,
-	bwrapPath: string,
-	nsenterPath: string,
-): Promise<NetworkRelays | undefined> {
-	const [httpSocketPath, socksSocketPath] = [
-		runtime.manager.getLinuxHttpSocketPath(),
-		runtime.manager.getLinuxSocksSocketPath(),
-	];
-	if (!httpSocketPath || !socksSocketPath) return undefined;
-	let relays: NetworkRelays | undefined;
-	try {
-		relays = await startNetworkRelays({
-			bwrapPath,
-			socatPath: runtime.socatPath,
-			nsenterPath,
-			httpSocketPath,
-			socksSocketPath,
-		});
-		const [enter, ...enterArgs] = relays.enter() as [string, ...string[]];
-		await execFileAsync(enter, [...enterArgs, "/bin/true"], { timeout: 10_000 });
-		return relays;
-	} catch {
-		relays?.close();
-		return undefined;
-	}
+/** The workspace's relays for the manager's bridge sockets (see `enterableRelays`). */
+function relaysFor(runtime: Started, bwrapPath: string, nsenterPath: string): Promise<NetworkRelays | undefined> {
+	const { manager, socatPath } = runtime;
+	const [httpSocketPath, socksSocketPath] = [manager.getLinuxHttpSocketPath(), manager.getLinuxSocksSocketPath()];
+	if (!httpSocketPath || !socksSocketPath) return Promise.resolve(undefined);
+	return enterableRelays({ bwrapPath, socatPath, nsenterPath, httpSocketPath, socksSocketPath });
 }
 
 /** `find`'s fast path without the files `denyRead` hides. */

@@ -1,5 +1,6 @@
-import { type ChildProcess, spawn } from "node:child_process";
+import { type ChildProcess, execFile, spawn } from "node:child_process";
 import { readFileSync, readlinkSync } from "node:fs";
+import { promisify } from "node:util";
 import { shellQuote } from "./shell-words.js";
 
 /**
@@ -134,6 +135,24 @@ export async function startNetworkRelays(setup: RelaySetup, timeoutMs = 10_000):
 			child.kill("SIGKILL");
 		},
 	};
+}
+
+/**
+ * The relays, once it is seen that a command can enter their namespace (nsenter may be refused where
+ * bubblewrap is not); undefined when they cannot start or be entered, and commands start their own relays
+ * as sandbox-runtime makes them.
+ */
+export async function enterableRelays(setup: RelaySetup): Promise<NetworkRelays | undefined> {
+	let relays: NetworkRelays | undefined;
+	try {
+		relays = await startNetworkRelays(setup);
+		const [enter, ...enterArgs] = relays.enter() as [string, ...string[]];
+		await promisify(execFile)(enter, [...enterArgs, "/bin/true"], { timeout: 10_000 });
+		return relays;
+	} catch {
+		relays?.close();
+		return undefined;
+	}
 }
 
 /** The host process id of the holder sandbox's first process, from bubblewrap's `--info-fd` report. */

@@ -1,8 +1,8 @@
 import { randomBytes } from "node:crypto";
-import { lstatSync } from "node:fs";
+import { existsSync, lstatSync } from "node:fs";
 import path from "node:path";
 import type { FilesystemPathEntry, SandboxRuntimeConfig } from "@anthropic-ai/sandbox-runtime";
-import { type LinuxFilesystem, type LinuxModules, wrapWithoutNetwork } from "./linux-runtime.js";
+import { type LinuxFilesystem, type LinuxModules, type LinuxWrapInput, wrapWithoutNetwork } from "./linux-runtime.js";
 import type { PathEntry } from "./path-policy.js";
 import { buildWithConfig, type Started } from "./runtime.js";
 import { shellQuote, splitInvocation } from "./shell-words.js";
@@ -34,6 +34,11 @@ export interface SandboxProfile {
 	sharedNetwork: boolean;
 	/** Paths bubblewrap creates as mount points on the host (they did not exist), deepest first. */
 	placeholders: string[];
+	/**
+	 * The host paths the invocation binds (bubblewrap refuses to start when one is gone): a folder of
+	 * `allowWrite` removed from outside, or a placeholder another sandbox made while the profile was built.
+	 */
+	sources: string[];
 	/** The state of the disk the profile was built for. */
 	fingerprint: string;
 }
@@ -58,14 +63,15 @@ export interface ProfileInput {
 	tempDir: string;
 	/**
 	 * The seccomp filter file (no Unix or VM sockets, no io_uring), when this machine has one: bubblewrap
-	 * loads it for commands with no network, and for commands with an allow list when `relaySockets` is set.
+	 * loads it for commands with no network, and for commands with an allow list when `sharedRelays` is set.
 	 */
 	seccompFilterPath?: string;
 	/**
-	 * The host-side bridge sockets of sandbox-runtime's proxy, when the workspace's relays run once in a
-	 * shared network namespace: the profile then leaves out sandbox-runtime's per-command relays.
+	 * The workspace's relays run once in a shared network namespace: the profile then leaves out
+	 * sandbox-runtime's per-command relays. Their host-side bridge sockets are read from the manager once its
+	 * wrap has waited for its network, so a build may start while that network is still starting.
 	 */
-	relaySockets?: string[];
+	sharedRelays?: boolean;
 }
 
 function entry(item: PathEntry): FilesystemPathEntry {
@@ -84,6 +90,7 @@ function innerCommand(tempDir: string): string {
 
 const BIND_OPTIONS = new Set(["--bind", "--ro-bind", "--bind-try", "--ro-bind-try", "--dev-bind", "--dev-bind-try"]);
 const TARGET_OPTIONS = new Set(["--tmpfs", "--dir", "--dev", "--proc"]);
+const REQUIRED_BINDS = new Set(["--bind", "--ro-bind", "--dev-bind"]);
 
 function exists(target: string): boolean {
 	try {
@@ -112,6 +119,22 @@ function missingTargets(argv: string[]): string[] {
 		}
 	}
 	return [...missing].sort((a, b) => b.length - a.length);
+}
+
+/** The absolute source paths of an invocation's binds that must exist (not the `-try` ones). */
+function bindSources(argv: string[]): string[] {
+	const sources = new Set<string>();
+	for (const [index, option] of argv.entries()) {
+		if (option === "--") break;
+		const source = REQUIRED_BINDS.has(option) ? argv[index + 1] : undefined;
+		if (source !== undefined && path.isAbsolute(source)) sources.add(source);
+	}
+	return [...sources];
+}
+
+/** Whether every path the profile binds is still there: if not, bubblewrap would refuse every command. */
+export function sourcesExist(profile: SandboxProfile): boolean {
+	return profile.sources.every((source) => existsSync(source));
 }
 
 /** What the disk says about the paths a profile depends on: the kind of each literal deny path. */
@@ -149,11 +172,11 @@ export async function buildProfile(
 		allowRead: input.allowRead.map(entry),
 	};
 	const networked = input.allowedDomains.length > 0;
-	const sharedNetwork = networked && input.relaySockets !== undefined && input.seccompFilterPath !== undefined;
+	const sharedNetwork = networked && input.sharedRelays === true && input.seccompFilterPath !== undefined;
 	const useFilter = (!networked || sharedNetwork) && input.seccompFilterPath !== undefined;
-	const wrapped = networked
+	const { wrapped, sockets } = networked
 		? await wrapWithManager(runtime, input, filesystem, sharedNetwork)
-		: await wrapWithoutNetwork(runtime.linux, {
+		: await wrappedAlone(runtime.linux, {
 				command: innerCommand(input.tempDir),
 				bashPath: input.bashPath,
 				bwrapPath: runtime.bwrapPath,
@@ -170,7 +193,7 @@ export async function buildProfile(
 	}
 	let words = await splitInvocation(input.bashPath, wrapped);
 	if (words[0] !== bwrap) throw new Error(`sandbox-runtime's invocation starts with ${words[0]}, not ${bwrap}`);
-	if (sharedNetwork) words = withoutOwnRelays(words, input.relaySockets ?? []);
+	if (sharedNetwork) words = withoutOwnRelays(words, sockets);
 	if (!networked) words.splice(1, 0, "--unshare-net");
 	if (useFilter) words.splice(1, 0, "--seccomp", "3");
 	const argv = sharedNetwork
@@ -184,6 +207,7 @@ export async function buildProfile(
 		...(useFilter && input.seccompFilterPath ? { seccompFilterPath: input.seccompFilterPath } : {}),
 		sharedNetwork,
 		placeholders: missingTargets(words),
+		sources: bindSources(words),
 		fingerprint,
 	};
 }
@@ -197,28 +221,52 @@ export interface ProfileRuntime {
 	manager?: Started;
 }
 
+/** An invocation, and the proxy's host-side bridge sockets it was built with (none without a network). */
+interface Wrapped {
+	wrapped: string;
+	sockets: string[];
+}
+
+async function wrappedAlone(modules: LinuxModules, input: LinuxWrapInput): Promise<Wrapped> {
+	return { wrapped: await wrapWithoutNetwork(modules, input), sockets: [] };
+}
+
 /**
  * The manager's invocation for a workspace with an allow list: its proxy variables, and its relays and
  * seccomp helper unless the workspace's shared network replaces them (bubblewrap's filter then refuses Unix
- * sockets, so no helper is put in the sandbox).
+ * sockets, so no helper is put in the sandbox). With the bridge sockets the wrap found once it had waited
+ * for the network.
  */
 function wrapWithManager(
 	runtime: ProfileRuntime,
 	input: ProfileInput,
 	filesystem: LinuxFilesystem,
 	sharedNetwork: boolean,
-): Promise<string> {
+): Promise<Wrapped> {
 	const { manager } = runtime;
 	if (!manager) return Promise.reject(new Error("sandbox-runtime's manager is not started for an allow list"));
 	return buildWithConfig(
 		manager,
 		(base): SandboxRuntimeConfig =>
 			sharedNetwork ? { ...base, network: { ...base.network, allowAllUnixSockets: true } } : base,
-		(loaded) =>
-			loaded.wrapWithSandbox(innerCommand(input.tempDir), input.bashPath, { filesystem }, undefined, {
-				commandId: input.commandId,
-				commandText: input.commandText,
-			}),
+		async (loaded) => {
+			const wrapped = await loaded.wrapWithSandbox(
+				innerCommand(input.tempDir),
+				input.bashPath,
+				{ filesystem },
+				undefined,
+				{
+					commandId: input.commandId,
+					commandText: input.commandText,
+				},
+			);
+			const sockets = [loaded.getLinuxHttpSocketPath(), loaded.getLinuxSocksSocketPath()].filter(
+				(socket): socket is string => socket !== undefined,
+			);
+			// A wrap whose network did not start has no bridges to leave to the shared relays.
+			if (sharedNetwork && sockets.length === 0) throw new Error("sandbox-runtime's network did not start");
+			return { wrapped, sockets };
+		},
 	);
 }
 

@@ -93,15 +93,24 @@ let network: Promise<void> | undefined;
 /**
  * Starts sandbox-runtime's proxy and the host side of its network bridges for workspace `id` (once for all
  * of them). Rejects with the library's reason when they cannot start.
+ *
+ * Only the call of `initialize` holds the queue, not the wait for it: a build queued behind it walks the
+ * disk while the bridges start (the library's wrap waits for its network itself, after its walk, and
+ * `initialize` has installed its configuration by the time it returns its promise). The workspace counts as
+ * a user from the start, so that another one closing meanwhile does not stop the network under it.
  */
 export function startNetwork(state: Started, id: string): Promise<void> {
-	return serialized(async () => {
+	const begun = serialized(async () => {
 		network ??= state.manager.initialize(currentBase(state));
-		const attempt = network;
+		networkUsers.add(id);
+		// In an object: an async function would wait for a promise it returned.
+		return { attempt: network };
+	});
+	return begun.then(async ({ attempt }) => {
 		try {
 			await attempt;
-			networkUsers.add(id);
 		} catch (error) {
+			networkUsers.delete(id);
 			if (network === attempt) network = undefined;
 			throw error;
 		}

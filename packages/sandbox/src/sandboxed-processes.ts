@@ -12,8 +12,13 @@ export interface SandboxedProcessesSetup {
 	cwd: string;
 	home: string;
 	status: SandboxStatus;
-	/** Refuse every command when the sandbox is not active (`failIfUnavailable`), instead of running it bare. */
-	failClosed: boolean;
+	/**
+	 * Why every command is refused now (the sandbox is not active and `failIfUnavailable` is on, or its
+	 * network stopped after set-up), instead of run bare; undefined when commands may run.
+	 */
+	refusal(): string | undefined;
+	/** Resolves once a sandboxed command can start (an allow list's network starts after set-up). */
+	ready(): Promise<void>;
 	/** Where a command runs (the same answer the permission policy gets). */
 	place(command: string, unsandboxed: boolean): CommandPlacement;
 	/** The profile for the disk as it is now (rebuilt when it changed). */
@@ -81,16 +86,12 @@ export function sandboxedProcesses(setup: SandboxedProcessesSetup): WorkspacePro
 		args: readonly string[],
 		options: WorkspaceSpawnOptions,
 	): Promise<WorkspaceExitStatus> {
-		if (!setup.status.active) {
-			if (setup.failClosed) {
-				throw new Error(
-					`The OS sandbox is not available (${setup.status.reason}), and sandbox.failIfUnavailable is on, so commands are refused rather than run without it. Fix the cause, or set sandbox.failIfUnavailable to false to run commands unsandboxed.`,
-				);
-			}
-			return inner.spawn(file, args, withoutSandboxOption(options));
-		}
+		const refused = setup.refusal();
+		if (refused !== undefined) throw new Error(refused);
+		if (!setup.status.active) return inner.spawn(file, args, withoutSandboxOption(options));
 		const placement = setup.place(commandTextOf(file, args), options.unsandboxed === true);
 		if (!placement.sandboxed) return inner.spawn(file, args, withoutSandboxOption(options));
+		await setup.ready();
 		const profile = await setup.profile();
 		const tail = new OutputTail();
 		const tee = (consumer: WorkspaceSpawnOptions["onStdout"]) =>

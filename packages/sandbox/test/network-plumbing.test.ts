@@ -56,6 +56,8 @@ describe("the network plumbing of sandboxed commands", () => {
 		await open();
 		expect(childPrograms()).not.toContain("socat");
 		const networked = await open({ network: { allowedDomains: ["example.com"] } });
+		// The network starts after set-up; a command waits for it.
+		await bash(networked, "true");
 		expect(childPrograms()).toContain("socat");
 		await networked.close();
 		expect(childPrograms()).not.toContain("socat");

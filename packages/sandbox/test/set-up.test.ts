@@ -45,10 +45,12 @@ describe("the sandbox's set-up", () => {
 		expect(socket.text).toMatch(/Permission|not permitted/i);
 		expect(nodeForgeLoaded()).toBe(false);
 
-		// A workspace that allows a host loads the manager, and with it the proxy's code.
+		// A workspace that allows a host loads the manager, and with it the proxy's code (after set-up: a
+		// command waits for it).
 		const networked = await sandboxed(place, { network: { allowedDomains: ["example.com"] } });
 		workspaces.push(networked);
 		expect(networked.sandbox.active).toBe(true);
+		await bash(networked, "true");
 		expect(nodeForgeLoaded()).toBe(true);
 	});
 
