@@ -315,11 +315,12 @@ async function assemble(
 			enterNetwork,
 			lists,
 			networked,
-			networkViolations: (since) =>
+			commandId,
+			networkViolations: (since, key) =>
 				runtime?.manager
 					? runtime.manager.manager
 							.getSandboxViolationStore()
-							.getViolationsForCommand(commandId)
+							.getViolationsForCommand(key)
 							.filter((violation) => violation.timestamp.getTime() >= since - 5)
 							.map((violation) => violation.line)
 					: [],

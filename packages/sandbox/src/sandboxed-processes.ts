@@ -1,4 +1,5 @@
 import type { WorkspaceExitStatus, WorkspaceProcesses, WorkspaceSpawnOptions } from "@gantry/tools";
+import { attributeToCommand } from "./command-attribution.js";
 import { sandboxedCommandEnded, sandboxedCommandStarted } from "./placeholders.js";
 import { EXEC_VARIABLE, type SandboxProfile } from "./profile.js";
 import type { CommandPlacement, SandboxStatus } from "./sandboxed-workspace.js";
@@ -28,8 +29,10 @@ export interface SandboxedProcessesSetup {
 	lists(): CurrentLists;
 	/** Whether commands may reach hosts (through the proxy); else there is no network at all. */
 	networked: boolean;
-	/** The proxy's violation lines for this workspace's commands since `since` (milliseconds). */
-	networkViolations(since: number): string[];
+	/** The workspace's key for sandbox-runtime (its proxy files refusals under it unless a command has its own). */
+	commandId: string;
+	/** The proxy's violation lines filed under `key` since `since` (milliseconds). */
+	networkViolations(since: number, key: string): string[];
 }
 
 /** The command a spawn runs, as the permission policy judges it: a shell's `-c` string, else the argv. */
@@ -108,20 +111,24 @@ export function sandboxedProcesses(setup: SandboxedProcessesSetup): WorkspacePro
 			profile.sharedNetwork ? setup.enterNetwork() : [],
 			inner.inheritsFiles === true,
 		);
+		// Refused connections are told to the command that made them, not to one running beside it.
+		const invocation = setup.networked
+			? attributeToCommand(starter.args, setup.commandId)
+			: { args: starter.args, key: setup.commandId };
 		const started = Date.now();
 		sandboxedCommandStarted();
 		try {
 			const onStdout = tee(options.onStdout);
 			const onStderr = tee(options.onStderr);
 			const { inheritedFiles: _callersFiles, ...rest } = withoutSandboxOption(options);
-			const status = await inner.spawn(starter.file, starter.args, {
+			const status = await inner.spawn(starter.file, invocation.args, {
 				...rest,
 				...(starter.inheritedFiles ? { inheritedFiles: starter.inheritedFiles } : {}),
 				env: { ...options.env, ...starter.env },
 				...(onStdout ? { onStdout } : {}),
 				...(onStderr ? { onStderr } : {}),
 			});
-			await reportViolations(options, tail, started, status.exitCode !== 0);
+			await reportViolations(options, tail, started, status.exitCode !== 0, invocation.key);
 			return status;
 		} finally {
 			sandboxedCommandEnded(profile.placeholders);
@@ -137,11 +144,16 @@ export function sandboxedProcesses(setup: SandboxedProcessesSetup): WorkspacePro
 		tail: OutputTail,
 		started: number,
 		failed: boolean,
+		key: string,
 	): Promise<void> {
 		const output = failed ? tail.text() : "";
 		const notes = [
 			...(failed ? filesystemNotes(output, setup.lists().policy, setup.cwd, setup.home) : []),
-			...(setup.networked ? networkNotes(setup.networkViolations(started)) : failed ? [noNetworkNote(output)] : []),
+			...(setup.networked
+				? networkNotes(setup.networkViolations(started, key))
+				: failed
+					? [noNetworkNote(output)]
+					: []),
 		].filter((note): note is string => note !== undefined);
 		const report = options.onStderr ?? options.onStdout;
 		if (notes.length === 0 || report === undefined) return;

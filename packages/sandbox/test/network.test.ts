@@ -75,6 +75,20 @@ describe("a sandboxed command's network", () => {
 		);
 	});
 
+	it("tells each of two commands running at once only of the connections it made itself", async () => {
+		const allowedPort = await httpServer("allowed answer");
+		const otherPort = await httpServer("other answer");
+		workspace = await sandboxed(place, { network: { allowedDomains: [`127.0.0.1:${allowedPort}`] } });
+		const open = workspace;
+		// The quiet command starts first and ends last: the other's refusal falls inside its whole run.
+		const [quiet, refused] = await Promise.all([
+			bash(open, `sleep 2; ${curl(allowedPort)}`),
+			new Promise((resolve) => setTimeout(resolve, 300)).then(() => bash(open, curl(otherPort))),
+		]);
+		expect(refused.text).toContain(`[sandbox] The sandbox refused a connection to 127.0.0.1:${otherPort}`);
+		expect(quiet.text).toBe("allowed answer");
+	});
+
 	it("cannot open a Unix socket on the host with an allow list either", async () => {
 		const socketPath = join(place.outside, "agent.sock");
 		const server = createNetServer((socket) => socket.end("answered\n"));
