@@ -1,9 +1,18 @@
-import { readdirSync, readFileSync } from "node:fs";
-import { createServer, type Server } from "node:http";
-import type { AddressInfo } from "node:net";
+import { readdirSync } from "node:fs";
+import type { Server } from "node:http";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { createSandboxedWorkspace, SandboxError, type SandboxedWorkspace } from "../src/index.js";
-import { bash, localWorkspace, makePlace, type Place, removePlace, sandboxed } from "./helpers.js";
+import {
+	answeringServer,
+	bash,
+	childPrograms,
+	curlThroughProxy,
+	localWorkspace,
+	makePlace,
+	type Place,
+	removePlace,
+	sandboxed,
+} from "./helpers.js";
 
 let place: Place;
 const workspaces: SandboxedWorkspace[] = [];
@@ -19,41 +28,16 @@ afterEach(async () => {
 	await removePlace(place);
 });
 
-async function httpServer(body: string): Promise<number> {
-	const server = createServer((_request, response) => response.end(body));
-	servers.push(server);
-	await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-	return (server.address() as AddressInfo).port;
-}
-
-/** The programs this process has started and that still run (its children, read from /proc). */
-function childPrograms(): string[] {
-	const tasks = readdirSync(`/proc/${process.pid}/task`);
-	const children = tasks.flatMap((task) =>
-		readFileSync(`/proc/${process.pid}/task/${task}/children`, "utf8").trim().split(/\s+/).filter(Boolean),
-	);
-	return children.flatMap((pid) => {
-		try {
-			return [readFileSync(`/proc/${pid}/comm`, "utf8").trim()];
-		} catch {
-			return [];
-		}
-	});
-}
-
-const curl = (port: number) => `env -u NO_PROXY -u no_proxy curl -fsS --max-time 20 http://127.0.0.1:${port}/`;
-
 describe("an allow list's network, started after set-up", () => {
 	it("is waited for by commands issued as soon as the workspace is returned", async () => {
-		const allowedPort = await httpServer("allowed answer");
-		const otherPort = await httpServer("other answer");
+		const allowedPort = await answeringServer("allowed answer", (server) => servers.push(server));
+		const otherPort = await answeringServer("other answer", (server) => servers.push(server));
 		const workspace = await sandboxed(place, { network: { allowedDomains: [`127.0.0.1:${allowedPort}`] } });
 		workspaces.push(workspace);
 		expect(workspace.sandbox.active).toBe(true);
-		// One after the other: commands of one workspace running at once share its refused-connection notes.
-		const allowed = await bash(workspace, curl(allowedPort));
+		const allowed = await bash(workspace, curlThroughProxy(allowedPort));
 		expect(allowed.text).toBe("allowed answer");
-		const refused = await bash(workspace, curl(otherPort));
+		const refused = await bash(workspace, curlThroughProxy(otherPort));
 		expect(refused.exitCode).not.toBe(0);
 		expect(refused.text).not.toContain("other answer");
 		expect(refused.text).toContain(
@@ -69,10 +53,10 @@ describe("an allow list's network, started after set-up", () => {
 		expect(childPrograms()).not.toContain("socat");
 		expect(childPrograms()).not.toContain("bwrap");
 		// sandbox-runtime's manager was reset: the next workspace starts its network anew.
-		const port = await httpServer("after a close");
+		const port = await answeringServer("after a close", (server) => servers.push(server));
 		const next = await sandboxed(place, { network: { allowedDomains: [`127.0.0.1:${port}`] } });
 		workspaces.push(next);
-		expect((await bash(next, curl(port))).text).toBe("after a close");
+		expect((await bash(next, curlThroughProxy(port))).text).toBe("after a close");
 		expect(childPrograms()).toContain("socat");
 	});
 

@@ -1,9 +1,13 @@
+import { readdirSync, readFileSync } from "node:fs";
 import { mkdir, mkdtemp, realpath, rm } from "node:fs/promises";
+import { createServer as createHttpServer, type Server as HttpServer } from "node:http";
+import type { AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { AgentToolResult } from "@gantry/agent";
 import type { ExtensionToolContext } from "@gantry/extensions";
 import { createBashToolDefinition, createLocalWorkspace, type Workspace } from "@gantry/tools";
+import { afterEach, beforeEach } from "vitest";
 import {
 	createSandboxedWorkspace,
 	type SandboxedWorkspace,
@@ -40,6 +44,30 @@ export async function removePlace(place: Place | undefined): Promise<void> {
 	if (place) await rm(place.root, { recursive: true, force: true });
 }
 
+/**
+ * A fresh place for each test of the calling file or describe block, removed after it together with the
+ * workspaces the test put in `workspaces` (closed first). `place` is the current test's.
+ */
+export function placePerTest(): { readonly place: Place; workspaces: SandboxedWorkspace[] } {
+	let current: Place | undefined;
+	const workspaces: SandboxedWorkspace[] = [];
+	beforeEach(async () => {
+		current = await makePlace();
+	});
+	afterEach(async () => {
+		await Promise.all(workspaces.splice(0).map((workspace) => workspace.close()));
+		await removePlace(current);
+		current = undefined;
+	});
+	return {
+		get place() {
+			if (!current) throw new Error("there is a place only while a test runs");
+			return current;
+		},
+		workspaces,
+	};
+}
+
 /** A local workspace on the place (its home and temp folder the test's own). */
 export function localWorkspace(place: Place): Workspace {
 	return createLocalWorkspace(place.project, { tempDir: place.temp, home: place.home });
@@ -73,4 +101,37 @@ export async function bash(
 	const tool = createBashToolDefinition(workspace, { sandboxEscape: true });
 	const result = await tool.execute("call", { command, ...extra }, undefined, undefined, noContext);
 	return { result, text: textOf(result), exitCode: result.details?.exitCode };
+}
+
+/**
+ * An HTTP server on 127.0.0.1 that answers every request with `body`, handed to `keep` for the test to close;
+ * its port.
+ */
+export async function answeringServer(body: string, keep: (server: HttpServer) => void): Promise<number> {
+	const server = createHttpServer((_request, response) => response.end(body));
+	keep(server);
+	await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+	return (server.address() as AddressInfo).port;
+}
+
+/**
+ * curl to a server on the host's loopback through whatever proxy the sandbox gives the command (NO_PROXY,
+ * which names 127.0.0.1, is dropped so that the request goes through it); prints the body, or fails.
+ */
+export const curlThroughProxy = (port: number) =>
+	`env -u NO_PROXY -u no_proxy curl -fsS --max-time 20 http://127.0.0.1:${port}/`;
+
+/** The programs this process has started and that still run (its children, read from /proc). */
+export function childPrograms(): string[] {
+	const tasks = readdirSync(`/proc/${process.pid}/task`);
+	const children = tasks.flatMap((task) =>
+		readFileSync(`/proc/${process.pid}/task/${task}/children`, "utf8").trim().split(/\s+/).filter(Boolean),
+	);
+	return children.flatMap((pid) => {
+		try {
+			return [readFileSync(`/proc/${pid}/comm`, "utf8").trim()];
+		} catch {
+			return [];
+		}
+	});
 }

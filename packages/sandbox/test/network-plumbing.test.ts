@@ -1,9 +1,18 @@
-import { readdirSync, readFileSync, readlinkSync } from "node:fs";
+import { readdirSync, readlinkSync } from "node:fs";
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { createSandboxedWorkspace, type SandboxedWorkspace } from "../src/index.js";
-import { bash, localWorkspace, makePlace, type Place, removePlace, sandboxed } from "./helpers.js";
+import {
+	bash,
+	childPrograms,
+	curlThroughProxy,
+	localWorkspace,
+	makePlace,
+	type Place,
+	removePlace,
+	sandboxed,
+} from "./helpers.js";
 
 let place: Place;
 const workspaces: SandboxedWorkspace[] = [];
@@ -31,21 +40,6 @@ async function httpServer(): Promise<number> {
 	server = createServer((_request, response) => response.end("answer"));
 	await new Promise<void>((resolve) => server?.listen(0, "127.0.0.1", resolve));
 	return (server.address() as AddressInfo).port;
-}
-
-/** The programs this process has started and that still run (its children, read from /proc). */
-function childPrograms(): string[] {
-	const tasks = readdirSync(`/proc/${process.pid}/task`);
-	const children = tasks.flatMap((task) =>
-		readFileSync(`/proc/${process.pid}/task/${task}/children`, "utf8").trim().split(/\s+/).filter(Boolean),
-	);
-	return children.flatMap((pid) => {
-		try {
-			return [readFileSync(`/proc/${pid}/comm`, "utf8").trim()];
-		} catch {
-			return [];
-		}
-	});
 }
 
 /** What a command sees running in its own sandbox, one command line a line. */
@@ -98,7 +92,7 @@ describe("the network plumbing of sandboxed commands", () => {
 		});
 		workspaces.push(workspace);
 		expect(workspace.sandbox.active).toBe(true);
-		const curl = `env -u NO_PROXY -u no_proxy curl -fsS --max-time 20 http://127.0.0.1:${port}/`;
+		const curl = curlThroughProxy(port);
 		const first = await bash(workspace, `readlink /proc/self/ns/net; ${curl}`);
 		const second = await bash(workspace, "readlink /proc/self/ns/net");
 		expect(first.text).toMatch(/answer$/);

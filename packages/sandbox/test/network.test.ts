@@ -1,22 +1,13 @@
-import { createServer, type Server } from "node:http";
-import type { AddressInfo } from "node:net";
+import type { Server } from "node:http";
 import { createServer as createNetServer, type Server as NetServer } from "node:net";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import type { SandboxedWorkspace } from "../src/index.js";
-import { bash, makePlace, type Place, removePlace, sandboxed } from "./helpers.js";
+import { answeringServer, bash, curlThroughProxy, makePlace, type Place, removePlace, sandboxed } from "./helpers.js";
 
 let place: Place;
 let workspace: SandboxedWorkspace | undefined;
 const servers: (Server | NetServer)[] = [];
-
-/** An HTTP server on 127.0.0.1 that answers every request with `body`. */
-async function httpServer(body: string): Promise<number> {
-	const server = createServer((_request, response) => response.end(body));
-	servers.push(server);
-	await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-	return (server.address() as AddressInfo).port;
-}
 
 beforeEach(async () => {
 	place = await makePlace();
@@ -29,17 +20,11 @@ afterEach(async () => {
 	await removePlace(place);
 });
 
-/**
- * curl to a server on the host's loopback through whatever proxy the sandbox gives the command (NO_PROXY,
- * which names 127.0.0.1, is dropped so that the request goes through it); prints the body, or fails.
- */
-const curl = (port: number) => `env -u NO_PROXY -u no_proxy curl -fsS --max-time 20 http://127.0.0.1:${port}/`;
-
 describe("a sandboxed command's network", () => {
 	it("reaches no host when no domain is allowed (sandbox-runtime alone would leave the network open)", async () => {
-		const port = await httpServer("reachable");
+		const port = await answeringServer("reachable", (server) => servers.push(server));
 		workspace = await sandboxed(place);
-		const result = await bash(workspace, curl(port));
+		const result = await bash(workspace, curlThroughProxy(port));
 		expect(result.exitCode).not.toBe(0);
 		expect(result.text).not.toContain("reachable");
 		const lookup = await bash(workspace, "curl -fsS --max-time 20 http://example.invalid/");
@@ -62,12 +47,12 @@ describe("a sandboxed command's network", () => {
 	});
 
 	it("passes an allowed host through the proxy and refuses another, naming it and the setting", async () => {
-		const allowedPort = await httpServer("allowed answer");
-		const otherPort = await httpServer("other answer");
+		const allowedPort = await answeringServer("allowed answer", (server) => servers.push(server));
+		const otherPort = await answeringServer("other answer", (server) => servers.push(server));
 		workspace = await sandboxed(place, { network: { allowedDomains: [`127.0.0.1:${allowedPort}`] } });
-		const allowed = await bash(workspace, curl(allowedPort));
+		const allowed = await bash(workspace, curlThroughProxy(allowedPort));
 		expect(allowed.text).toBe("allowed answer");
-		const refused = await bash(workspace, curl(otherPort));
+		const refused = await bash(workspace, curlThroughProxy(otherPort));
 		expect(refused.exitCode).not.toBe(0);
 		expect(refused.text).not.toContain("other answer");
 		expect(refused.text).toContain(
@@ -76,14 +61,14 @@ describe("a sandboxed command's network", () => {
 	});
 
 	it("tells each of two commands running at once only of the connections it made itself", async () => {
-		const allowedPort = await httpServer("allowed answer");
-		const otherPort = await httpServer("other answer");
+		const allowedPort = await answeringServer("allowed answer", (server) => servers.push(server));
+		const otherPort = await answeringServer("other answer", (server) => servers.push(server));
 		workspace = await sandboxed(place, { network: { allowedDomains: [`127.0.0.1:${allowedPort}`] } });
 		const open = workspace;
 		// The quiet command starts first and ends last: the other's refusal falls inside its whole run.
 		const [quiet, refused] = await Promise.all([
-			bash(open, `sleep 2; ${curl(allowedPort)}`),
-			new Promise((resolve) => setTimeout(resolve, 300)).then(() => bash(open, curl(otherPort))),
+			bash(open, `sleep 2; ${curlThroughProxy(allowedPort)}`),
+			new Promise((resolve) => setTimeout(resolve, 300)).then(() => bash(open, curlThroughProxy(otherPort))),
 		]);
 		expect(refused.text).toContain(`[sandbox] The sandbox refused a connection to 127.0.0.1:${otherPort}`);
 		expect(quiet.text).toBe("allowed answer");
@@ -104,17 +89,17 @@ describe("a sandboxed command's network", () => {
 	});
 
 	it("refuses a host deniedDomains lists even when an allowed pattern covers it", async () => {
-		const port = await httpServer("should not be read");
+		const port = await answeringServer("should not be read", (server) => servers.push(server));
 		workspace = await sandboxed(place, {
 			network: { allowedDomains: ["127.0.0.1"], deniedDomains: [`127.0.0.1:${port}`] },
 		});
-		const result = await bash(workspace, curl(port));
+		const result = await bash(workspace, curlThroughProxy(port));
 		expect(result.text).not.toContain("should not be read");
 		expect(result.text).toContain("sandbox.network.deniedDomains");
 	});
 
 	it("gives a command with an allow list a TMPDIR it can write (sandbox-runtime points it at /tmp/claude, which need not exist)", async () => {
-		const port = await httpServer("x");
+		const port = await answeringServer("x", (server) => servers.push(server));
 		workspace = await sandboxed(place, { network: { allowedDomains: [`127.0.0.1:${port}`] } });
 		const result = await bash(workspace, 'echo "$TMPDIR" && echo data > "$TMPDIR/file" && cat "$TMPDIR/file"');
 		expect(result.text).toBe(`${workspace.tempDir}\ndata`);

@@ -1,7 +1,7 @@
 import type { WorkspaceProcesses, WorkspaceSpawnOptions } from "@gantry/tools";
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { createSandboxedWorkspace, type SandboxedWorkspace } from "../src/index.js";
-import { bash, localWorkspace, makePlace, type Place, removePlace } from "./helpers.js";
+import { describe, expect, it } from "vitest";
+import { createSandboxedWorkspace } from "../src/index.js";
+import { bash, localWorkspace, placePerTest } from "./helpers.js";
 
 /** The local processes, with each spawn's program and inherited files written down (the spawn itself is real). */
 function recorded(processes: WorkspaceProcesses, inheritsFiles: boolean) {
@@ -18,20 +18,12 @@ function recorded(processes: WorkspaceProcesses, inheritsFiles: boolean) {
 }
 
 describe("the seccomp filter of a workspace with no host allowed", () => {
-	let place: Place | undefined;
-	const workspaces: SandboxedWorkspace[] = [];
-	beforeEach(async () => {
-		place = await makePlace();
-	});
-	afterEach(async () => {
-		await Promise.all(workspaces.splice(0).map((workspace) => workspace.close()));
-		await removePlace(place);
-	});
+	const here = placePerTest();
+	const { workspaces } = here;
 
 	for (const inheritsFiles of [true, false]) {
 		it(`reaches bubblewrap ${inheritsFiles ? "as a file the local processes open (no shell in front)" : "through a shell where the processes cannot open files for it"}, and refuses Unix sockets`, async () => {
-			if (!place) throw new Error("no place");
-			const local = localWorkspace(place);
+			const local = localWorkspace(here.place);
 			const { wrapped, spawned } = recorded(local.processes, inheritsFiles);
 			const workspace = await createSandboxedWorkspace({ ...local, processes: wrapped }, { enabled: true });
 			workspaces.push(workspace);

@@ -1,9 +1,9 @@
 import { mkdir, writeFile } from "node:fs/promises";
 import { createRequire } from "node:module";
 import { join } from "node:path";
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { createSandboxedWorkspace, type SandboxedWorkspace } from "../src/index.js";
-import { bash, localWorkspace, makePlace, type Place, removePlace, sandboxed } from "./helpers.js";
+import { describe, expect, it } from "vitest";
+import { createSandboxedWorkspace } from "../src/index.js";
+import { bash, localWorkspace, placePerTest, sandboxed } from "./helpers.js";
 
 /** Whether node-forge (which only sandbox-runtime's proxy and certificate code import) is loaded in this process. */
 function nodeForgeLoaded(): boolean {
@@ -11,23 +11,15 @@ function nodeForgeLoaded(): boolean {
 }
 
 describe("the sandbox's set-up", () => {
-	let place: Place | undefined;
-	const workspaces: SandboxedWorkspace[] = [];
-	beforeEach(async () => {
-		place = await makePlace();
-	});
-	afterEach(async () => {
-		await Promise.all(workspaces.splice(0).map((workspace) => workspace.close()));
-		await removePlace(place);
-	});
+	const here = placePerTest();
+	const { workspaces } = here;
 
 	it("builds a workspace with no host allowed without sandbox-runtime's proxy code, holding it to the same lists", async () => {
-		if (!place) throw new Error("no place");
-		await mkdir(join(place.project, "secrets"));
-		await writeFile(join(place.project, "secrets", "a.key"), "hidden");
-		await writeFile(join(place.project, "notes.key"), "hidden too");
-		await writeFile(join(place.project, "secrets", "open.txt"), "readable");
-		const workspace = await sandboxed(place, {
+		await mkdir(join(here.place.project, "secrets"));
+		await writeFile(join(here.place.project, "secrets", "a.key"), "hidden");
+		await writeFile(join(here.place.project, "notes.key"), "hidden too");
+		await writeFile(join(here.place.project, "secrets", "open.txt"), "readable");
+		const workspace = await sandboxed(here.place, {
 			filesystem: { denyRead: ["./secrets", "**/*.key"], allowRead: ["./secrets/open.txt"] },
 		});
 		workspaces.push(workspace);
@@ -47,7 +39,7 @@ describe("the sandbox's set-up", () => {
 
 		// A workspace that allows a host loads the manager, and with it the proxy's code (after set-up: a
 		// command waits for it).
-		const networked = await sandboxed(place, { network: { allowedDomains: ["example.com"] } });
+		const networked = await sandboxed(here.place, { network: { allowedDomains: ["example.com"] } });
 		workspaces.push(networked);
 		expect(networked.sandbox.active).toBe(true);
 		await bash(networked, "true");
@@ -55,8 +47,7 @@ describe("the sandbox's set-up", () => {
 	});
 
 	it("is not active, with the reason, where ripgrep is missing (sandbox-runtime runs it to find what it protects)", async () => {
-		if (!place) throw new Error("no place");
-		const local = localWorkspace(place);
+		const local = localWorkspace(here.place);
 		const processes = local.processes;
 		const withoutRipgrep = {
 			...local,
@@ -70,7 +61,7 @@ describe("the sandbox's set-up", () => {
 		workspaces.push(workspace);
 		expect(workspace.sandbox.active).toBe(false);
 		expect(workspace.sandbox.reason).toMatch(/ripgrep \(rg\) is not on PATH/);
-		await expect(workspace.processes.spawn("true", [], { cwd: place.project })).rejects.toThrow(
+		await expect(workspace.processes.spawn("true", [], { cwd: here.place.project })).rejects.toThrow(
 			/failIfUnavailable is on/,
 		);
 	});
