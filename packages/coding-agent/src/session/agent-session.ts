@@ -201,6 +201,16 @@ export class AgentSession {
 		return this.agent.state.model;
 	}
 
+	/**
+	 * Sends the next requests to `model` and records the switch in the transcript (`LoadedTranscript.model`
+	 * tells whoever resumes it). Setting the model it already has records nothing. Does not throw.
+	 */
+	setModel(model: Model): void {
+		const current = this.agent.state.model;
+		this.agent.state.model = model;
+		if (current.provider !== model.provider || current.id !== model.id) this.#transcript?.appendModel(model);
+	}
+
 	/** The transcript file, when the session has one. */
 	get sessionFile(): string | undefined {
 		return this.#transcript?.path;
