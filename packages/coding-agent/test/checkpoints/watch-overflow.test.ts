@@ -95,7 +95,8 @@ async function listedNow(folder: string, sessionKey: string): Promise<Record<str
 	return contentOf(listing, snapshot.commit);
 }
 
-const ON_LINUX = process.platform === "linux" && Number.isFinite(QUEUED);
+// A queue raised far above Linux's default (16384) would take seconds of writes to fill: not here.
+const ON_LINUX = process.platform === "linux" && Number.isFinite(QUEUED) && QUEUED <= 262_144;
 
 describe.runIf(ON_LINUX)("a watch whose queue may have overflowed", () => {
 	it("lists the folder with git, recording every change, then watches again", async () => {
