@@ -125,15 +125,17 @@ async function runSessionIn(
 	// Settings' `model` and `provider` are the folder's (or the user's) defaults; flags win.
 	const { settingsModelDefaults, withSettingsDefaults } = await import("./settings-model.js");
 	const settingsDefaults = await settingsModelDefaults(cwd, workspace);
-	const onNotice = (message: string) => io.stderr.write(`gantry: ${message}\n`);
+	const onNotice = (message: string): void => {
+		io.stderr.write(`gantry: ${message}\n`);
+	};
 	// A resumed session goes on with the model it was last switched to (`/model`) unless --model says otherwise.
 	const { selectResumedModel } = await import("./resumed-model.js");
-	const modelFor = (transcriptPath: string | undefined) =>
+	const modelFor = (transcriptPath: string | undefined, notice = onNotice) =>
 		selectResumedModel(
 			options,
 			transcriptPath,
 			(choice) => selectModel(withSettingsDefaults(choice, settingsDefaults), io.env),
-			onNotice,
+			notice,
 		);
 	const selected = modelFor(session?.path);
 	requireApiKey(selected);
@@ -193,7 +195,7 @@ async function runWithSession(
 		pickFrom?: SessionSummary[];
 		prompt: string | undefined;
 		/** The model to open a transcript picked in interactive mode with. */
-		modelFor: (transcriptPath: string) => SelectedModel;
+		modelFor: (transcriptPath: string, notice: (message: string) => void) => SelectedModel;
 	},
 ): Promise<number> {
 	const { mode, io, session, prompt } = run;

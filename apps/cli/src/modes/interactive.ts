@@ -49,9 +49,10 @@ export interface InteractiveSetup extends Omit<SessionSetup, "ui" | "sessionFile
 	initialPrompt?: string;
 	/**
 	 * The model to open a transcript picked from `pickFrom` with (the one it was last switched to, unless
-	 * `--model`); throws as the run's model selection does. Without it the run's `model` is used.
+	 * `--model`), notes about it going to `notice`; throws as the run's model selection does. Without it the
+	 * run's `model` is used.
 	 */
-	modelFor?: (transcriptPath: string) => SelectedModel;
+	modelFor?: (transcriptPath: string, notice: (message: string) => void) => SelectedModel;
 }
 
 const PROMPT = "› ";
@@ -85,10 +86,13 @@ export async function runInteractiveMode(given: InteractiveSetup): Promise<numbe
 	let session: AgentSession;
 	let permissions: PermissionPolicyOptions;
 	let origins: PermissionOrigins = {};
+	// Notes about the setup (an unused remote .mcp.json, a deprecated model), shown under the banner;
+	// provider warnings raised later are shown as they come.
+	const notices: string[] = [];
 	const chosen = setup.pickFrom ? await pickSession(setup.pickFrom, ui, theme) : undefined;
 	if (chosen !== undefined && setup.modelFor !== undefined) {
 		try {
-			const selected = setup.modelFor(chosen.path);
+			const selected = setup.modelFor(chosen.path, (message) => notices.push(message));
 			requireApiKey(selected);
 			const { apiKey: _runKey, ...rest } = setup;
 			setup = { ...rest, model: selected.model, ...withoutUndefined({ apiKey: selected.apiKey }) };
@@ -103,9 +107,6 @@ export async function runInteractiveMode(given: InteractiveSetup): Promise<numbe
 	// Full-output files stay with the transcript they belong to.
 	const outputFolder = chosen && setup.outputFolder !== undefined ? outputFolderFor(chosen.path) : setup.outputFolder;
 	if (outputFolder !== undefined) prepareOutputFolder(outputFolder);
-	// Notes about the setup (an unused remote .mcp.json, a deprecated model), shown under the banner;
-	// provider warnings raised later are shown as they come.
-	const notices: string[] = [];
 	const stopWarnings = noticeProviderWarnings(setup.model, (message) =>
 		view ? ui.notify(message, "warning") : notices.push(message),
 	);
