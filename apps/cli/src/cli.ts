@@ -7,6 +7,7 @@ import { type CliMode, type CliOptions, parseCliArguments } from "./args.js";
 import { CliError, usageError } from "./errors.js";
 import { helpText } from "./help.js";
 import { type CliIo, processIo } from "./io.js";
+import type { SelectedModel } from "./model-selection.js";
 import { outputFolderFor, prepareOutputFolder, pruneOutputFolders, removeIfEmpty } from "./output-files.js";
 import { readVersion } from "./package-info.js";
 import { appendPipedInput, readPipedInput } from "./piped-input.js";
@@ -123,7 +124,20 @@ async function runSessionIn(
 	const { session, pickFrom } = options.noSession ? {} : chooseSession(options, sessionKey, mode);
 	// Settings' `model` and `provider` are the folder's (or the user's) defaults; flags win.
 	const { settingsModelDefaults, withSettingsDefaults } = await import("./settings-model.js");
-	const selected = selectModel(withSettingsDefaults(options, await settingsModelDefaults(cwd, workspace)), io.env);
+	const settingsDefaults = await settingsModelDefaults(cwd, workspace);
+	const onNotice = (message: string): void => {
+		io.stderr.write(`gantry: ${message}\n`);
+	};
+	// A resumed session goes on with the model it was last switched to (`/model`) unless --model says otherwise.
+	const { selectResumedModel } = await import("./resumed-model.js");
+	const modelFor = (transcriptPath: string | undefined, notice = onNotice) =>
+		selectResumedModel(
+			options,
+			transcriptPath,
+			(choice) => selectModel(withSettingsDefaults(choice, settingsDefaults), io.env),
+			notice,
+		);
+	const selected = modelFor(session?.path);
 	requireApiKey(selected);
 	// Full-output files stay with the session; with --no-session in a temp folder that is kept too.
 	pruneOutputFolders(sessionsRoot());
@@ -137,12 +151,12 @@ async function runSessionIn(
 				model: selected.model,
 				...withoutUndefined({ apiKey: selected.apiKey }),
 				stream,
-				onNotice: (message) => io.stderr.write(`gantry: ${message}\n`),
+				onNotice,
 				sessionOptions: { ...promptOptions, ...(workspace ? { workspace } : {}) },
 				// Over SSH the full-output files stay on the host, in the session's temp folder there.
 				...(workspace ? {} : { outputFolder }),
 			},
-			{ mode, io, prompt, ...withoutUndefined({ session, sessionKey: session && sessionKey, pickFrom }) },
+			{ mode, io, prompt, modelFor, ...withoutUndefined({ session, sessionKey: session && sessionKey, pickFrom }) },
 		);
 	} finally {
 		removeIfEmpty(outputFolder);
@@ -180,6 +194,8 @@ async function runWithSession(
 		sessionKey?: string;
 		pickFrom?: SessionSummary[];
 		prompt: string | undefined;
+		/** The model to open a transcript picked in interactive mode with. */
+		modelFor: (transcriptPath: string, notice: (message: string) => void) => SelectedModel;
 	},
 ): Promise<number> {
 	const { mode, io, session, prompt } = run;
@@ -188,6 +204,7 @@ async function runWithSession(
 		return runInteractiveMode({
 			...setup,
 			io,
+			modelFor: run.modelFor,
 			...withoutUndefined({ session, sessionKey: run.sessionKey, pickFrom: run.pickFrom, initialPrompt: prompt }),
 		});
 	}

@@ -84,6 +84,7 @@ export {
 	type TranscriptExecution,
 	type TranscriptHeader,
 	type TranscriptMessageEntry,
+	type TranscriptModelEntry,
 	type TranscriptToolsEntry,
 } from "./session/transcript.js";
 export { closestName } from "./settings/did-you-mean.js";

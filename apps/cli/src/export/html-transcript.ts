@@ -20,8 +20,8 @@ function builtinDefinitions(cwd: string): (name: string) => ToolDefinition | und
  * One self-contained HTML page of a transcript: styles and script inline, no external URL (images are
  * data URLs). The prompts, the assistant's text (Markdown) and thinking (collapsed), every tool call
  * drawn by the tools' own terminal renderers (diffs coloured, bash output, nested calls inside their
- * caller, durations, errors marked) with its full arguments, usage and cost per model response, and the
- * changes of the active tool set. All text is escaped.
+ * caller, durations, errors marked) with its full arguments, usage and cost per model response, the
+ * changes of the active tool set and of the model. All text is escaped.
  */
 export function renderTranscriptHtml(
 	transcript: ExportedTranscript,
@@ -44,6 +44,10 @@ export function renderTranscriptHtml(
 	for (const item of transcript.items) {
 		if (item.type === "rewind") {
 			body.push(rewindHtml(item));
+			continue;
+		}
+		if (item.type === "model") {
+			body.push(`<div class="model-change">Model switched to ${escapeHtml(`${item.provider}/${item.id}`)}</div>`);
 			continue;
 		}
 		if (item.type === "tools") {

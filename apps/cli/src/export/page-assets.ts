@@ -30,6 +30,7 @@ details.tool .args { color: var(--muted); padding: 0 10px 8px; }
 details.tool img { max-width: 100%; display: block; margin: 6px 10px; border-radius: 4px; }
 .usage { color: var(--muted); font-size: 12px; margin: 2px 0 12px; }
 .tools-change { color: var(--warning); font-size: 13px; margin: 10px 0; }
+.model-change { color: var(--accent); font-size: 13px; margin: 10px 0; }
 .rewound { opacity: 0.55; border-left: 3px dashed var(--warning); padding-left: 10px; }
 .rewind-mark { color: var(--warning); font-size: 13px; margin: 10px 0; border-top: 1px dashed var(--warning); padding-top: 6px; }
 .model-error { color: var(--error); }

@@ -7,6 +7,8 @@ export type TranscriptItem =
 	/** `rewound`: a later rewind dropped it from the conversation (the page still shows it, marked). */
 	| { type: "message"; message: AgentMessage; rewound?: boolean }
 	| { type: "tools"; added: string[]; removed: string[] }
+	/** `/model`: the requests after it went to this model. */
+	| { type: "model"; provider: string; id: string }
 	| {
 			type: "rewind";
 			/** The prompts whose turns the rewind dropped (none for a code-only rewind). */
@@ -68,6 +70,8 @@ export function readTranscript(path: string): ExportedTranscript {
 				removed: list(entry.removed),
 				conflicts: list(entry.conflicts),
 			});
+		} else if (entry.type === "model" && typeof entry.provider === "string" && typeof entry.id === "string") {
+			items.push({ type: "model", provider: entry.provider, id: entry.id });
 		} else if (entry.type === "tools") {
 			items.push({ type: "tools", added: (entry.added as string[]) ?? [], removed: (entry.removed as string[]) ?? [] });
 		} else skippedLines++;

@@ -1,5 +1,6 @@
 import { homedir } from "node:os";
 import { posix, relative } from "node:path";
+import { withoutUndefined } from "@gantry/ai";
 import {
 	type AgentSession,
 	nextPermissionMode,
@@ -11,6 +12,7 @@ import type { Theme } from "@gantry/extensions";
 import { keepAlwaysAnswers } from "../always-answers.js";
 import { usageError } from "../errors.js";
 import type { CliIo } from "../io.js";
+import { requireApiKey, type SelectedModel } from "../model-selection.js";
 import { outputFolderFor, prepareOutputFolder, removeIfEmpty } from "../output-files.js";
 import { readVersion } from "../package-info.js";
 import { policyOptionsOf, readRunPermissions } from "../permission-settings.js";
@@ -45,6 +47,12 @@ export interface InteractiveSetup extends Omit<SessionSetup, "ui" | "sessionFile
 	pickFrom?: SessionSummary[];
 	/** A prompt to run first (`gantry --mode interactive "prompt"`). */
 	initialPrompt?: string;
+	/**
+	 * The model to open a transcript picked from `pickFrom` with (the one it was last switched to, unless
+	 * `--model`), notes about it going to `notice`; throws as the run's model selection does. Without it the
+	 * run's `model` is used.
+	 */
+	modelFor?: (transcriptPath: string, notice: (message: string) => void) => SelectedModel;
 }
 
 const PROMPT = "› ";
@@ -54,7 +62,8 @@ const PROMPT = "› ";
  * live; Ctrl-C aborts the run, twice at an empty prompt (or Ctrl-D) exits; permission questions are
  * answered on the terminal; slash commands inspect and change the session.
  */
-export async function runInteractiveMode(setup: InteractiveSetup): Promise<number> {
+export async function runInteractiveMode(given: InteractiveSetup): Promise<number> {
+	let setup = given;
 	const { io } = setup;
 	if (!io.stdin.isTTY || !io.stdout.isTTY) {
 		throw usageError("Interactive mode needs a terminal; pass a prompt (or -p) to run without one");
@@ -77,15 +86,27 @@ export async function runInteractiveMode(setup: InteractiveSetup): Promise<numbe
 	let session: AgentSession;
 	let permissions: PermissionPolicyOptions;
 	let origins: PermissionOrigins = {};
+	// Notes about the setup (an unused remote .mcp.json, a deprecated model), shown under the banner;
+	// provider warnings raised later are shown as they come.
+	const notices: string[] = [];
 	const chosen = setup.pickFrom ? await pickSession(setup.pickFrom, ui, theme) : undefined;
+	if (chosen !== undefined && setup.modelFor !== undefined) {
+		try {
+			const selected = setup.modelFor(chosen.path, (message) => notices.push(message));
+			requireApiKey(selected);
+			const { apiKey: _runKey, ...rest } = setup;
+			setup = { ...rest, model: selected.model, ...withoutUndefined({ apiKey: selected.apiKey }) };
+		} catch (error) {
+			screen.close();
+			keys.close();
+			throw error;
+		}
+	}
 	let file: SessionFileChoice | undefined = chosen ? { path: chosen.path, origin: "resumed" } : setup.session;
 	let openWith: (sessionFile: string | undefined) => Promise<AgentSession>;
 	// Full-output files stay with the transcript they belong to.
 	const outputFolder = chosen && setup.outputFolder !== undefined ? outputFolderFor(chosen.path) : setup.outputFolder;
 	if (outputFolder !== undefined) prepareOutputFolder(outputFolder);
-	// Notes about the setup (an unused remote .mcp.json, a deprecated model), shown under the banner;
-	// provider warnings raised later are shown as they come.
-	const notices: string[] = [];
 	const stopWarnings = noticeProviderWarnings(setup.model, (message) =>
 		view ? ui.notify(message, "warning") : notices.push(message),
 	);
@@ -153,7 +174,8 @@ export async function runInteractiveMode(setup: InteractiveSetup): Promise<numbe
 					file =
 						previous === undefined ? undefined : { path: newSessionFile(setup.sessionKey ?? setup.cwd), origin: "new" };
 					session = await openWith(file?.path);
-					session.agent.state.model = model;
+					// The new transcript records the switch, so resuming it goes on with this model too.
+					session.setModel(model);
 					unsubscribe = session.subscribe(view.handle);
 					print([
 						theme.success(file === undefined ? "New session (in memory)." : `New session ${file.path}`),

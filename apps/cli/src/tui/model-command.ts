@@ -43,7 +43,8 @@ export function modelCommand(words: string[], session: AgentSession, theme: Them
 		}
 		next = current.baseUrl === undefined ? found : { ...found, baseUrl: current.baseUrl };
 	}
-	session.agent.state.model = next;
+	// Recorded in the transcript: `--resume` goes on with this model.
+	session.setModel(next);
 	return [theme.success(`Model: ${next.provider}/${next.id} from the next request on.`)];
 }
 

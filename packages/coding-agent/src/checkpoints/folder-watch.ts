@@ -11,6 +11,14 @@ const FOLDER_LIMIT = 50_000;
 /** Past this many entries under new folders, a checkpoint lists the whole folder with git instead. */
 export const NEW_ENTRY_LIMIT = 2000;
 
+/**
+ * Events delivered to every watch of this thread (folders and cookies, all `FolderWatch`es). libuv reads all of
+ * a thread's `fs.watch`es through one inotify descriptor, so they share one kernel queue and its limit: a
+ * flood in one session's folder can overflow it and drop the events of another folder, which alone saw
+ * almost nothing. A watch therefore judges a possible overflow by this count, not by its own events.
+ */
+let eventsInThread = 0;
+
 /** What `add` found under a new folder (relative paths), its folders now watched. */
 export interface AddedFolder {
 	folders: string[];
@@ -23,8 +31,9 @@ export interface AddedFolder {
  * entries). A checkpoint first writes a cookie file in a watched folder outside the project and waits
  * for its event: the kernel queues every watch's events in one queue per process (libuv keeps one
  * inotify descriptor), so once the cookie's event is in, every change made before it has been seen.
- * When events may have been lost (the kernel queue overflowed, a watch failed, a cookie never came), the
- * checkpoint is told to list the folder with git. Linux only: elsewhere no single queue orders the events.
+ * When events may have been lost (the queue, shared with every other watch of the thread, may have
+ * overflowed; a watch failed; a cookie never came), the checkpoint is told to list the folder with git.
+ * Linux only: elsewhere no single queue orders the events.
  */
 export class FolderWatch {
 	readonly #root: string;
@@ -32,7 +41,8 @@ export class FolderWatch {
 	readonly #watchers = new Map<string, { watcher: FSWatcher; inode: number }>();
 	#cookieWatcher: FSWatcher | undefined;
 	#dirty = new Set<string>();
-	#events = 0;
+	/** `eventsInThread` when the last checkpoint's cookie arrived (or the watch started). */
+	#eventsBefore = eventsInThread;
 	#broken: string | undefined;
 	#cookieCount = 0;
 	readonly #cookieWaiters = new Map<string, () => void>();
@@ -66,6 +76,7 @@ export class FolderWatch {
 		const folderWatch = new FolderWatch(root, cookieFolder, Math.max(64, Math.floor(queued / 2)));
 		try {
 			folderWatch.#cookieWatcher = watch(cookieFolder, { persistent: false }, (_type, name) => {
+				eventsInThread++;
 				if (typeof name === "string") folderWatch.#cookieWaiters.get(name)?.();
 			});
 			folderWatch.#cookieWatcher.on("error", (error) => folderWatch.#fail(`cookie watch: ${String(error)}`));
@@ -106,9 +117,9 @@ export class FolderWatch {
 		rmSync(path, { force: true });
 		if (!seen) this.#fail("a cookie's event did not arrive");
 		const dirty = [...this.#dirty];
-		const events = this.#events;
+		const events = eventsInThread - this.#eventsBefore;
 		this.#dirty = new Set();
-		this.#events = 0;
+		this.#eventsBefore = eventsInThread;
 		if (this.#broken !== undefined || events >= this.#eventLimit) return undefined;
 		return dirty;
 	}
@@ -178,7 +189,7 @@ export class FolderWatch {
 		try {
 			inode = (await stat(absolute)).ino;
 			watcher = watch(absolute, { persistent: false }, (_type, name) => {
-				this.#events++;
+				eventsInThread++;
 				if (typeof name !== "string") this.#fail("an event without a name");
 				else this.#dirty.add(relative === "" ? name : `${relative}/${name}`);
 			});

@@ -1,13 +1,5 @@
 import { Agent, type AgentEvent, type AgentMessage, type AgentTool, type AgentToolCall } from "@gantry/agent";
-import {
-	type AssistantMessage,
-	addUsage,
-	createAssistantMessage,
-	emptyUsage,
-	type Model,
-	type Tool,
-	withoutUndefined,
-} from "@gantry/ai";
+import { type AssistantMessage, addUsage, emptyUsage, type Model, type Tool, withoutUndefined } from "@gantry/ai";
 import { type ExtensionRunner, type ToolDefinition, type ToolInfo, wrapToolDefinition } from "@gantry/extensions";
 import type { Workspace } from "@gantry/tools";
 import { createSessionCheckpoints } from "../checkpoints/session-wiring.js";
@@ -23,8 +15,8 @@ import { applyToolLoadout } from "./loadout.js";
 import { createToolFilter } from "./name-patterns.js";
 import { NestedToolCallRunner } from "./nested-calls.js";
 import {
+	currentAssistantMessage,
 	declaredToolsOf,
-	findLastAssistant,
 	isToolResult,
 	releaseWorkspace,
 	type SessionEnvironment,
@@ -158,7 +150,7 @@ export class AgentSession {
 				messages: this.agent.state.messages,
 				tools: this.agent.state.tools,
 			}),
-			getAssistantMessage: () => this.#lastAssistantMessage(),
+			getAssistantMessage: () => currentAssistantMessage(this.agent.state),
 			emit: (event) => this.#deliverNested(event),
 		});
 		this.agent.subscribe((event) => this.#onAgentEvent(event));
@@ -199,6 +191,13 @@ export class AgentSession {
 
 	get model(): Model {
 		return this.agent.state.model;
+	}
+
+	/** Sends the next requests to `model`; a switch is recorded in the transcript (`LoadedTranscript.model`). */
+	setModel(model: Model): void {
+		const { provider, id } = this.agent.state.model;
+		this.agent.state.model = model;
+		if (provider !== model.provider || id !== model.id) this.#transcript?.appendModel(model);
 	}
 
 	/** The transcript file, when the session has one. */
@@ -356,11 +355,6 @@ export class AgentSession {
 
 	#callableTools(): AgentTool[] {
 		return this.#registry.callableEntries().map((entry) => entry.tool);
-	}
-
-	#lastAssistantMessage(): AssistantMessage {
-		const last = findLastAssistant(this.agent.state.messages);
-		return last ?? this.agent.state.streamMessage ?? createAssistantMessage(this.agent.state.model);
 	}
 
 	async #onAgentEvent(event: AgentEvent): Promise<void> {

@@ -72,6 +72,12 @@ export async function createAgentSession(input: AgentSessionOptions): Promise<Ag
 			);
 		}
 	}
+	// A session that switched models and is resumed with another one runs on that one from now: say so, so
+	// the next resume does not go back to the model recorded before.
+	const recorded = transcript?.loaded?.model;
+	if (recorded !== undefined && (recorded.provider !== options.model.provider || recorded.id !== options.model.id)) {
+		transcript?.transcript.appendModel(options.model);
+	}
 	const contextFiles = await contextFilesFor(options, workspace);
 	const tempDir = await createSessionTempDir(workspace);
 	const environment = { workspace, tempDir, contextFiles, checkpointWorkspace: given, ...(hooks ? { hooks } : {}) };

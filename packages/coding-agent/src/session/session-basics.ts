@@ -1,7 +1,7 @@
 import { createHash, randomUUID } from "node:crypto";
 import { resolve } from "node:path";
-import type { AgentMessage, AgentStreamOptions, AgentTool } from "@gantry/agent";
-import type { AssistantMessage, Tool } from "@gantry/ai";
+import type { AgentMessage, AgentState, AgentStreamOptions, AgentTool } from "@gantry/agent";
+import { type AssistantMessage, createAssistantMessage, type Tool } from "@gantry/ai";
 import type { Workspace } from "@gantry/tools";
 import type { SessionHooks } from "../hooks/session-hooks.js";
 import type { ContextFile } from "./context-files.js";
@@ -18,6 +18,11 @@ export function findLastAssistant(messages: readonly AgentMessage[]): AssistantM
 		if (message.role === "assistant") return message as AssistantMessage;
 	}
 	return undefined;
+}
+
+/** The run's assistant message for nested calls: the last finished one, else the one streaming, else an empty one. */
+export function currentAssistantMessage(state: AgentState): AssistantMessage {
+	return findLastAssistant(state.messages) ?? state.streamMessage ?? createAssistantMessage(state.model);
 }
 
 /** A stable id for a transcript file (its resumed runs share the prompt cache), else a random one. */

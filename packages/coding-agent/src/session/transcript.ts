@@ -2,7 +2,7 @@ import { randomUUID } from "node:crypto";
 import { appendFileSync, existsSync, mkdirSync, readFileSync } from "node:fs";
 import { dirname } from "node:path";
 import type { AgentMessage } from "@gantry/agent";
-import type { AssistantMessage } from "@gantry/ai";
+import type { AssistantMessage, Model } from "@gantry/ai";
 import {
 	CheckpointHistory,
 	type TranscriptCheckpointEntry,
@@ -41,10 +41,19 @@ export interface TranscriptToolsEntry {
 	added: string[];
 	removed: string[];
 }
+/** A switch of the session's model (`AgentSession.setModel`, the CLI's `/model`): later requests use it. */
+export interface TranscriptModelEntry {
+	type: "model";
+	provider: string;
+	/** The model id the requests name. */
+	id: string;
+	timestamp: number;
+}
 export type TranscriptEntry =
 	| TranscriptHeader
 	| TranscriptMessageEntry
 	| TranscriptToolsEntry
+	| TranscriptModelEntry
 	| TranscriptCheckpointEntry
 	| TranscriptRewindEntry
 	| TranscriptCompactionEntry
@@ -71,11 +80,16 @@ export interface LoadedTranscript {
 	skippedLines: number;
 	/** The compaction state the `compaction` and `trim` entries leave, or undefined when there are none. */
 	compaction?: LoadedCompaction;
+	/**
+	 * The model the last `model` entry switched to, or undefined when the session never switched: a resumed
+	 * session is the caller's to open with it (only the caller knows how to reach that provider).
+	 */
+	model?: { provider: string; id: string };
 }
 
 /**
  * An append-only JSONL transcript: a header, one entry per message, one per change of the active tool set,
- * one per prompt's checkpoints and one per rewind (history is never rewritten: the loader replays a rewind,
+ * one per switch of the model, one per prompt's checkpoints and one per rewind (history is never rewritten: the loader replays a rewind,
  * so a resumed session continues from the rewound conversation) and one per compaction step (a summary, or
  * tool results trimmed; the messages stay as they were). Every entry is written with its own append, so a crash can tear at most the last line,
  * which loading ignores.
@@ -143,6 +157,11 @@ export class Transcript {
 		}
 	}
 
+	/** Records that later requests go to `model` (provider and id: how to reach it is the caller's to know). */
+	appendModel(model: Pick<Model, "provider" | "id">): void {
+		this.append({ type: "model", provider: model.provider, id: model.id, timestamp: Date.now() });
+	}
+
 	appendToolChange(previous: readonly string[], next: readonly string[]): void {
 		const before = new Set(previous);
 		const after = new Set(next);
@@ -163,6 +182,7 @@ export function loadTranscript(path: string): LoadedTranscript {
 	const checkpoints = new CheckpointHistory();
 	let skippedLines = 0;
 	let compaction: LoadedCompaction | undefined;
+	let model: LoadedTranscript["model"];
 	for (const line of lines) {
 		if (line.trim() === "") continue;
 		let entry: TranscriptEntry;
@@ -179,6 +199,10 @@ export function loadTranscript(path: string): LoadedTranscript {
 		} else if (entry.type === "tools") {
 			const removed = new Set(entry.removed);
 			active = [...(active ?? []).filter((name) => !removed.has(name)), ...entry.added];
+		} else if (entry.type === "model") {
+			if (typeof entry.provider === "string" && typeof entry.id === "string" && entry.id !== "") {
+				model = { provider: entry.provider, id: entry.id };
+			} else skippedLines++;
 		} else if (entry.type === "checkpoint") checkpoints.apply(entry);
 		else if (entry.type === "rewind") {
 			checkpoints.apply(entry);
@@ -211,6 +235,7 @@ export function loadTranscript(path: string): LoadedTranscript {
 		checkpoints,
 		skippedLines,
 		...(compaction ? { compaction } : {}),
+		...(model ? { model } : {}),
 	};
 }
 

@@ -61,6 +61,41 @@ describe("transcript", () => {
 			await resumed.dispose();
 		}));
 
+	it("records a switch of the model, which a loaded transcript reports and a resume with another model updates", () =>
+		withTempDir(async (cwd) => {
+			const sessionFile = join(cwd, "model.jsonl");
+			const modelEntries = async () =>
+				(await readFile(sessionFile, "utf8"))
+					.trim()
+					.split("\n")
+					.map((line) => JSON.parse(line))
+					.filter((entry) => entry.type === "model")
+					.map(({ provider, id }) => `${provider}/${id}`);
+			const first = createFauxModel([{ text: "from one" }], { id: "one" });
+			const second = createFauxModel([{ text: "from two" }], { id: "two" });
+			const session = await createAgentSession({ cwd, model: first, sessionFile });
+			session.setModel(first);
+			expect(await modelEntries()).toEqual([]);
+			expect(loadTranscript(sessionFile).model).toBeUndefined();
+			session.setModel(second);
+			session.setModel(second);
+			await session.prompt("hello");
+			expect([first.calls.length, second.calls.length]).toEqual([0, 1]);
+			expect(session.model.id).toBe("two");
+			await session.dispose();
+			expect(await modelEntries()).toEqual(["faux/two"]);
+			expect(loadTranscript(sessionFile).model).toEqual({ provider: "faux", id: "two" });
+
+			// Resumed with the recorded model: nothing new. With another one: that one is the session's now.
+			await (await createAgentSession({ cwd, model: second, sessionFile })).dispose();
+			expect(await modelEntries()).toEqual(["faux/two"]);
+			const third = createFauxModel([], { id: "three" });
+			await (await createAgentSession({ cwd, model: third, sessionFile })).dispose();
+			expect(await modelEntries()).toEqual(["faux/two", "faux/three"]);
+			expect(loadTranscript(sessionFile).model).toEqual({ provider: "faux", id: "three" });
+			expect(loadTranscript(sessionFile).skippedLines).toBe(0);
+		}));
+
 	it("keeps restored tools that are not registered yet pending until they register, and drops them at the first run", () =>
 		withTempDir(async (cwd) => {
 			const sessionFile = join(cwd, "pending.jsonl");
