@@ -1,5 +1,5 @@
 import { Agent, type AgentEvent, type AgentMessage, type AgentTool, type AgentToolCall } from "@gantry/agent";
-import { type AssistantMessage, addUsage, emptyUsage, type Model, type Tool, withoutUndefined } from "@gantry/ai";
+import { addUsage, emptyUsage, type Model, type Tool, withoutUndefined } from "@gantry/ai";
 import { type ExtensionRunner, type ToolDefinition, type ToolInfo, wrapToolDefinition } from "@gantry/extensions";
 import type { Workspace } from "@gantry/tools";
 import { createSessionCheckpoints } from "../checkpoints/session-wiring.js";
