@@ -1,5 +1,3 @@
-import { newCommandId } from "./profile.js";
-
 /**
  * A command's own key for sandbox-runtime's proxy. The profile carries the workspace's key in every proxy
  * variable's user name (`srt.` and the key in base64, raw or percent-encoded in a URL), and the proxy files
@@ -13,6 +11,9 @@ export interface AttributedInvocation {
 	key: string;
 }
 
+/** Commands given a key so far: a command's key is its workspace's (random, 128 bits) and this number. */
+let commandsKeyed = 0;
+
 /** The key as sandbox-runtime puts it in a proxy user name: the first 100 characters, in base64. */
 function encodedKey(key: string): string {
 	return Buffer.from(key.slice(0, 100)).toString("base64");
@@ -24,7 +25,8 @@ function encodedKey(key: string): string {
  * the workspace's key is returned, so that the refusals are still found.
  */
 export function attributeToCommand(args: readonly string[], workspaceKey: string): AttributedInvocation {
-	const key = newCommandId();
+	commandsKeyed++;
+	const key = `${workspaceKey}.${commandsKeyed}`;
 	const from = encodedKey(workspaceKey);
 	const to = encodedKey(key);
 	const replacements: [string, string][] = [

@@ -29,7 +29,8 @@ function removePlaceholders(): void {
 	pending.clear();
 	for (const placeholder of deepestFirst) {
 		try {
-			const stats = lstatSync(placeholder);
+			const stats = lstatSync(placeholder, { throwIfNoEntry: false });
+			if (stats === undefined) continue;
 			if (stats.isFile() && stats.size === 0) unlinkSync(placeholder);
 			else if (stats.isDirectory() && readdirSync(placeholder).length === 0) rmdirSync(placeholder);
 		} catch {

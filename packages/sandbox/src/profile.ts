@@ -143,7 +143,9 @@ export function fingerprintOf(denyWrite: PathEntry[], extra: string): string {
 		.filter((item) => item.literal)
 		.map((item) => {
 			try {
-				const stats = lstatSync(item.path);
+				// Asked before every command: a missing path (the usual case) is answered without an exception.
+				const stats = lstatSync(item.path, { throwIfNoEntry: false });
+				if (stats === undefined) return "-";
 				return stats.isDirectory() ? "d" : stats.isSymbolicLink() ? "l" : "f";
 			} catch {
 				return "-";
