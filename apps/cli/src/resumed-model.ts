@@ -1,31 +1,6 @@
-import { readFileSync } from "node:fs";
+import { readRecordedModel } from "@gantry/coding-agent";
 import { CliError } from "./errors.js";
 import type { ModelChoice, SelectedModel } from "./model-selection.js";
-
-/** The model a transcript's last `model` entry switched to (`/model`), or undefined when it never switched. */
-export function recordedModel(transcriptPath: string): { provider: string; id: string } | undefined {
-	let text: string;
-	try {
-		text = readFileSync(transcriptPath, "utf8");
-	} catch {
-		// A new session, or one the session itself will report as unreadable.
-		return undefined;
-	}
-	let found: { provider: string; id: string } | undefined;
-	for (const line of text.split("\n")) {
-		// Only a line that may be a model entry is parsed: a resumed transcript can be many megabytes.
-		if (!line.includes('"type":"model"')) continue;
-		try {
-			const entry = JSON.parse(line) as { type?: unknown; provider?: unknown; id?: unknown };
-			if (entry.type === "model" && typeof entry.provider === "string" && typeof entry.id === "string" && entry.id) {
-				found = { provider: entry.provider, id: entry.id };
-			}
-		} catch {
-			// A torn line: the session skips it too.
-		}
-	}
-	return found;
-}
 
 /**
  * The model of a run that opens `transcriptPath`: the one the session last switched to, where the command line
@@ -40,7 +15,7 @@ export function selectResumedModel(
 	select: (choice: ModelChoice) => SelectedModel,
 	notice: (message: string) => void,
 ): SelectedModel {
-	const recorded = transcriptPath === undefined ? undefined : recordedModel(transcriptPath);
+	const recorded = transcriptPath === undefined ? undefined : readRecordedModel(transcriptPath);
 	if (recorded === undefined || choice.model !== undefined) return select(choice);
 	if (choice.provider !== undefined && choice.provider !== recorded.provider) return select(choice);
 	try {

@@ -2,9 +2,10 @@ import { appendFileSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { getModels } from "@gantry/ai";
+import { readRecordedModel } from "@gantry/coding-agent";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { type ModelChoice, selectModel } from "../src/model-selection.js";
-import { recordedModel, selectResumedModel } from "../src/resumed-model.js";
+import { selectResumedModel } from "../src/resumed-model.js";
 
 let dir: string;
 let transcript: string;
@@ -40,14 +41,14 @@ describe("the model of a resumed session", () => {
 
 	it("is the last one recorded, unless --model names one or --provider names another provider", () => {
 		if (openaiFirst === undefined || openaiOther === undefined || anthropic === undefined) throw new Error("catalogue");
-		expect(recordedModel(transcript)).toBeUndefined();
-		expect(recordedModel(join(dir, "missing.jsonl"))).toBeUndefined();
+		expect(readRecordedModel(transcript)).toBeUndefined();
+		expect(readRecordedModel(join(dir, "missing.jsonl"))).toBeUndefined();
 		record("openai", openaiOther.id);
 		record("anthropic", anthropic.id);
 		// A message quoting a model entry is not one; a torn line is skipped.
 		appendFileSync(transcript, `${JSON.stringify({ type: "message", message: { text: '{"type":"model"}' } })}\n`);
 		appendFileSync(transcript, '{"type":"model","provider":"openai","id');
-		expect(recordedModel(transcript)).toEqual({ provider: "anthropic", id: anthropic.id });
+		expect(readRecordedModel(transcript)).toEqual({ provider: "anthropic", id: anthropic.id });
 		expect(resume({})).toEqual({ model: `anthropic/${anthropic.id}`, notices: [] });
 		expect(resume({ model: openaiFirst.id }).model).toBe(`openai/${openaiFirst.id}`);
 		expect(resume({ provider: "anthropic" }).model).toBe(`anthropic/${anthropic.id}`);

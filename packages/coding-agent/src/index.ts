@@ -79,6 +79,7 @@ export { buildSystemPrompt, type SystemPromptInput } from "./session/system-prom
 export {
 	type LoadedTranscript,
 	loadTranscript,
+	readRecordedModel,
 	Transcript,
 	type TranscriptEntry,
 	type TranscriptExecution,

@@ -171,6 +171,37 @@ export class Transcript {
 	}
 }
 
+/** The model a `model` entry switched to, or undefined when the entry is malformed. */
+function modelOf(entry: Partial<TranscriptModelEntry>): { provider: string; id: string } | undefined {
+	const { provider, id } = entry;
+	return typeof provider === "string" && typeof id === "string" && id !== "" ? { provider, id } : undefined;
+}
+
+/**
+ * The model a transcript's last `model` entry switched to — what `loadTranscript` reports as `model` — read
+ * without rebuilding the conversation: only the lines that may be such an entry are parsed (a transcript can
+ * be many megabytes). Undefined when the session never switched, or the file cannot be read.
+ */
+export function readRecordedModel(path: string): { provider: string; id: string } | undefined {
+	let text: string;
+	try {
+		text = readFileSync(path, "utf8");
+	} catch {
+		return undefined;
+	}
+	let found: { provider: string; id: string } | undefined;
+	for (const line of text.split("\n")) {
+		if (!line.includes('"type":"model"')) continue;
+		try {
+			const entry = JSON.parse(line) as Partial<TranscriptModelEntry>;
+			if (entry.type === "model") found = modelOf(entry) ?? found;
+		} catch {
+			// A torn line: loadTranscript skips it too.
+		}
+	}
+	return found;
+}
+
 /** Reads a transcript; a torn or unreadable line is skipped, nothing before it is lost. */
 export function loadTranscript(path: string): LoadedTranscript {
 	const lines = readFileSync(path, "utf8").split("\n");
@@ -200,9 +231,9 @@ export function loadTranscript(path: string): LoadedTranscript {
 			const removed = new Set(entry.removed);
 			active = [...(active ?? []).filter((name) => !removed.has(name)), ...entry.added];
 		} else if (entry.type === "model") {
-			if (typeof entry.provider === "string" && typeof entry.id === "string" && entry.id !== "") {
-				model = { provider: entry.provider, id: entry.id };
-			} else skippedLines++;
+			const switched = modelOf(entry);
+			if (switched) model = switched;
+			else skippedLines++;
 		} else if (entry.type === "checkpoint") checkpoints.apply(entry);
 		else if (entry.type === "rewind") {
 			checkpoints.apply(entry);

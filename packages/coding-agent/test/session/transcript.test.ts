@@ -3,7 +3,7 @@ import { join } from "node:path";
 import { createFauxModel } from "@gantry/ai";
 import type { Extension, ExtensionAPI } from "@gantry/extensions";
 import { describe, expect, it } from "vitest";
-import { createAgentSession, loadTranscript } from "../../src/index.js";
+import { createAgentSession, loadTranscript, readRecordedModel } from "../../src/index.js";
 import { echoTool, withTempDir } from "./helpers.js";
 
 describe("transcript", () => {
@@ -77,6 +77,7 @@ describe("transcript", () => {
 			session.setModel(first);
 			expect(await modelEntries()).toEqual([]);
 			expect(loadTranscript(sessionFile).model).toBeUndefined();
+			expect(readRecordedModel(sessionFile)).toBeUndefined();
 			session.setModel(second);
 			session.setModel(second);
 			await session.prompt("hello");
@@ -93,6 +94,7 @@ describe("transcript", () => {
 			await (await createAgentSession({ cwd, model: third, sessionFile })).dispose();
 			expect(await modelEntries()).toEqual(["faux/two", "faux/three"]);
 			expect(loadTranscript(sessionFile).model).toEqual({ provider: "faux", id: "three" });
+			expect(readRecordedModel(sessionFile)).toEqual({ provider: "faux", id: "three" });
 			expect(loadTranscript(sessionFile).skippedLines).toBe(0);
 		}));
 
