@@ -1,43 +1,38 @@
 import { readdirSync } from "node:fs";
 import type { Server } from "node:http";
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { createSandboxedWorkspace, SandboxError, type SandboxedWorkspace } from "../src/index.js";
+import { afterEach, describe, expect, it } from "vitest";
+import { createSandboxedWorkspace, SandboxError } from "../src/index.js";
 import {
 	answeringServer,
 	bash,
 	childPrograms,
 	curlThroughProxy,
 	localWorkspace,
-	makePlace,
-	type Place,
-	removePlace,
+	placePerTest,
 	sandboxed,
 } from "./helpers.js";
 
-let place: Place;
-const workspaces: SandboxedWorkspace[] = [];
+const here = placePerTest();
+const { workspaces } = here;
 const servers: Server[] = [];
 
-beforeEach(async () => {
-	place = await makePlace();
-});
-
 afterEach(async () => {
-	await Promise.all(workspaces.splice(0).map((workspace) => workspace.close()));
 	await Promise.all(servers.splice(0).map((server) => new Promise((resolve) => server.close(resolve))));
-	await removePlace(place);
 });
 
 describe("an allow list's network, started after set-up", () => {
 	it("is waited for by commands issued as soon as the workspace is returned", async () => {
 		const allowedPort = await answeringServer("allowed answer", (server) => servers.push(server));
 		const otherPort = await answeringServer("other answer", (server) => servers.push(server));
-		const workspace = await sandboxed(place, { network: { allowedDomains: [`127.0.0.1:${allowedPort}`] } });
+		const workspace = await sandboxed(here.place, { network: { allowedDomains: [`127.0.0.1:${allowedPort}`] } });
 		workspaces.push(workspace);
 		expect(workspace.sandbox.active).toBe(true);
-		const allowed = await bash(workspace, curlThroughProxy(allowedPort));
+		// Both issued at once, before the network is up: each waits for it, and each is told only of its own refusal.
+		const [allowed, refused] = await Promise.all([
+			bash(workspace, curlThroughProxy(allowedPort)),
+			bash(workspace, curlThroughProxy(otherPort)),
+		]);
 		expect(allowed.text).toBe("allowed answer");
-		const refused = await bash(workspace, curlThroughProxy(otherPort));
 		expect(refused.exitCode).not.toBe(0);
 		expect(refused.text).not.toContain("other answer");
 		expect(refused.text).toContain(
@@ -46,7 +41,7 @@ describe("an allow list's network, started after set-up", () => {
 	});
 
 	it("leaves no proxy bridge or relay behind when the workspace is closed while it starts", async () => {
-		const workspace = await sandboxed(place, { network: { allowedDomains: ["example.com"] } });
+		const workspace = await sandboxed(here.place, { network: { allowedDomains: ["example.com"] } });
 		await workspace.close();
 		// It was stopped part-way (the proxy's bridges alone take 100 ms or more to start), not finished first.
 		expect(workspace.sandbox.reason).toMatch(/closed while its network started/);
@@ -54,7 +49,7 @@ describe("an allow list's network, started after set-up", () => {
 		expect(childPrograms()).not.toContain("bwrap");
 		// sandbox-runtime's manager was reset: the next workspace starts its network anew.
 		const port = await answeringServer("after a close", (server) => servers.push(server));
-		const next = await sandboxed(place, { network: { allowedDomains: [`127.0.0.1:${port}`] } });
+		const next = await sandboxed(here.place, { network: { allowedDomains: [`127.0.0.1:${port}`] } });
 		workspaces.push(next);
 		expect((await bash(next, curlThroughProxy(port))).text).toBe("after a close");
 		expect(childPrograms()).toContain("socat");
@@ -67,14 +62,14 @@ describe("an allow list's network, started after set-up", () => {
 			{ allowedDomains: ["2001:db8::1"] },
 			{ deniedDomains: ["*.com"] },
 		]) {
-			const attempt = createSandboxedWorkspace(localWorkspace(place), { enabled: true, network });
+			const attempt = createSandboxedWorkspace(localWorkspace(here.place), { enabled: true, network });
 			await expect(attempt).rejects.toBeInstanceOf(SandboxError);
 			await expect(attempt).rejects.toMatchObject({ code: "invalid_option" });
 		}
 		// A bare "*" is a denied host's own form (deny all), as in sandbox-runtime's schema.
-		const denyAll = await sandboxed(place, { network: { allowedDomains: ["example.com"], deniedDomains: ["*"] } });
+		const denyAll = await sandboxed(here.place, { network: { allowedDomains: ["example.com"], deniedDomains: ["*"] } });
 		workspaces.push(denyAll);
 		expect(denyAll.sandbox.active).toBe(true);
-		expect(readdirSync(place.temp)).toHaveLength(2);
+		expect(readdirSync(here.place.temp)).toHaveLength(2);
 	});
 });

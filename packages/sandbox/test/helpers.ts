@@ -68,6 +68,18 @@ export function placePerTest(): { readonly place: Place; workspaces: SandboxedWo
 	};
 }
 
+/** `workspace` as it would be on a machine where `program` is not on PATH. */
+export function withoutProgram(workspace: Workspace, program: string): Workspace {
+	const { processes } = workspace;
+	return {
+		...workspace,
+		processes: {
+			...processes,
+			which: (name, lookup) => (name === program ? Promise.resolve(undefined) : processes.which(name, lookup)),
+		},
+	};
+}
+
 /** A local workspace on the place (its home and temp folder the test's own). */
 export function localWorkspace(place: Place): Workspace {
 	return createLocalWorkspace(place.project, { tempDir: place.temp, home: place.home });

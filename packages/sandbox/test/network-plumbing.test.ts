@@ -1,36 +1,29 @@
 import { readdirSync, readlinkSync } from "node:fs";
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { afterEach, describe, expect, it } from "vitest";
 import { createSandboxedWorkspace, type SandboxedWorkspace } from "../src/index.js";
 import {
 	bash,
 	childPrograms,
 	curlThroughProxy,
 	localWorkspace,
-	makePlace,
-	type Place,
-	removePlace,
+	placePerTest,
 	sandboxed,
+	withoutProgram,
 } from "./helpers.js";
 
-let place: Place;
-const workspaces: SandboxedWorkspace[] = [];
+const here = placePerTest();
+const { workspaces } = here;
 let server: Server | undefined;
 
-beforeEach(async () => {
-	place = await makePlace();
-});
-
 afterEach(async () => {
-	await Promise.all(workspaces.splice(0).map((workspace) => workspace.close()));
 	await new Promise((resolve) => (server ? server.close(resolve) : resolve(undefined)));
 	server = undefined;
-	await removePlace(place);
 });
 
 async function open(settings: Parameters<typeof sandboxed>[1] = {}): Promise<SandboxedWorkspace> {
-	const workspace = await sandboxed(place, settings);
+	const workspace = await sandboxed(here.place, settings);
 	workspaces.push(workspace);
 	expect(workspace.sandbox.active).toBe(true);
 	return workspace;
@@ -76,16 +69,7 @@ describe("the network plumbing of sandboxed commands", () => {
 
 	it("falls back to sandbox-runtime's relays in every command where there is no nsenter", async () => {
 		const port = await httpServer();
-		const local = localWorkspace(place);
-		const processes = local.processes;
-		const withoutNsenter = {
-			...local,
-			processes: {
-				...processes,
-				which: (name: string, lookup?: Parameters<typeof processes.which>[1]) =>
-					name === "nsenter" ? Promise.resolve(undefined) : processes.which(name, lookup),
-			},
-		};
+		const withoutNsenter = withoutProgram(localWorkspace(here.place), "nsenter");
 		const workspace = await createSandboxedWorkspace(withoutNsenter, {
 			enabled: true,
 			network: { allowedDomains: [`127.0.0.1:${port}`] },
@@ -107,10 +91,10 @@ describe("the network plumbing of sandboxed commands", () => {
 		const direct = await bash(workspace, `curl -fsS --noproxy '*' --max-time 10 http://127.0.0.1:${port}/`);
 		expect(direct.exitCode).not.toBe(0);
 		expect(direct.text).not.toContain("answer");
-		const written = await bash(workspace, `echo x > .mcp.json; echo x > ${place.outside}/file; cat .mcp.json`);
+		const written = await bash(workspace, `echo x > .mcp.json; echo x > ${here.place.outside}/file; cat .mcp.json`);
 		expect(written.exitCode).not.toBe(0);
 		expect(written.text).not.toContain("x\n");
-		expect(readdirSync(place.outside)).toEqual([]);
+		expect(readdirSync(here.place.outside)).toEqual([]);
 	});
 
 	it("keeps a command with an allow list from making a user namespace (which could undo its write denies)", async () => {

@@ -3,7 +3,7 @@ import { createRequire } from "node:module";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { createSandboxedWorkspace } from "../src/index.js";
-import { bash, localWorkspace, placePerTest, sandboxed } from "./helpers.js";
+import { bash, localWorkspace, placePerTest, sandboxed, withoutProgram } from "./helpers.js";
 
 /** Whether node-forge (which only sandbox-runtime's proxy and certificate code import) is loaded in this process. */
 function nodeForgeLoaded(): boolean {
@@ -47,16 +47,7 @@ describe("the sandbox's set-up", () => {
 	});
 
 	it("is not active, with the reason, where ripgrep is missing (sandbox-runtime runs it to find what it protects)", async () => {
-		const local = localWorkspace(here.place);
-		const processes = local.processes;
-		const withoutRipgrep = {
-			...local,
-			processes: {
-				...processes,
-				which: (name: string, lookup?: Parameters<typeof processes.which>[1]) =>
-					name === "rg" ? Promise.resolve(undefined) : processes.which(name, lookup),
-			},
-		};
+		const withoutRipgrep = withoutProgram(localWorkspace(here.place), "rg");
 		const workspace = await createSandboxedWorkspace(withoutRipgrep, { enabled: true });
 		workspaces.push(workspace);
 		expect(workspace.sandbox.active).toBe(false);
