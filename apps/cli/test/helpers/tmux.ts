@@ -66,6 +66,12 @@ export class TmuxTerminal {
 		execFileSync("tmux", ["-L", this.#socket, "send-keys", "-l", text]);
 	}
 
+	/** Types a line and presses Enter: what a user does to send a prompt or a slash command. */
+	submit(text: string): void {
+		this.type(text);
+		this.press("Enter");
+	}
+
 	/** Pastes `text` as a terminal paste (bracketed when the program asked for it), new lines kept. */
 	paste(text: string): void {
 		execFileSync("tmux", ["-L", this.#socket, "set-buffer", "--", text]);

@@ -19,8 +19,7 @@ describe.skipIf(!HAS_TMUX)('"always" in interactive mode', () => {
 		// Not echo or ls: read-only commands run without a question.
 		cli.server.enqueue(bash("factor 6"), bash("factor 10"), { text: "Both ran." });
 		const gantry = await startInteractiveGantry(cli, [], { width: 160 });
-		gantry.type("factor twice");
-		gantry.press("Enter");
+		gantry.submit("factor twice");
 		let screen = await gantry.waitFor("Allow bash `factor 6`?");
 		expect(screen).toMatch(/No \(n\)\n\s+Always allow "factor" commands in this project \(a\)/);
 		gantry.type("a");
@@ -45,16 +44,14 @@ describe.skipIf(!HAS_TMUX)('"always" in interactive mode', () => {
 		);
 		expect(bashEntry?.permission).toMatchObject({ decision: "ask", conditional: { allow: ["bash(factor:*)"] } });
 
-		gantry.type("/tools");
-		gantry.press("Enter");
+		gantry.submit("/tools");
 		screen = await gantry.waitFor(/\d+ registered · \d+ active/);
 		expect(screen).toMatch(/bash\s+direct\s+yes\s+yes\s+.*ask \+bash\(factor:\*\) -bash\(rm:\*\)/);
 
 		// A settings file broken meanwhile is left alone; the answer holds for this session only.
 		writeFileSync(settings, "{ oops");
 		cli.server.enqueue(bash("touch a"), bash("touch b"), { text: "Listed." });
-		gantry.type("list twice");
-		gantry.press("Enter");
+		gantry.submit("list twice");
 		await gantry.waitFor("Allow bash `touch a`?");
 		gantry.type("a");
 		screen = await gantry.waitFor("Listed.");
@@ -62,8 +59,7 @@ describe.skipIf(!HAS_TMUX)('"always" in interactive mode', () => {
 		expect(screen.replace(/\s+/g, " ")).toContain(`${settings} was not changed: it is not valid JSON`);
 		expect(screen).not.toContain("Allow bash `touch b`?");
 		expect(readFileSync(settings, "utf8")).toBe("{ oops");
-		gantry.type("/tools");
-		gantry.press("Enter");
+		gantry.submit("/tools");
 		screen = await gantry.waitFor(/\+bash\(factor:\*\) \+bash\(touch:\*\)/);
 		gantry.press("C-d");
 		await gantry.waitFor("EXITED:0");

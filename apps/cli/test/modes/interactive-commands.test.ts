@@ -17,8 +17,7 @@ function sent(index: number): Sent[] {
 }
 
 async function ask(terminal: Awaited<ReturnType<typeof startInteractiveGantry>>, text: string, answer: string) {
-	terminal.type(text);
-	terminal.press("Enter");
+	terminal.submit(text);
 	await terminal.waitFor(answer);
 }
 
@@ -27,11 +26,9 @@ describe.skipIf(!HAS_TMUX)("interactive /model, /compact and /clear", () => {
 		cli.server.enqueue({ text: "First answer." }, { text: "Second answer." });
 		const terminal = await startInteractiveGantry(cli);
 		await ask(terminal, "hello", "First answer.");
-		terminal.type("/model");
-		terminal.press("Enter");
+		terminal.submit("/model");
 		await terminal.waitFor("The catalogue has no models for openai-compatible");
-		terminal.type("/model other-model");
-		terminal.press("Enter");
+		terminal.submit("/model other-model");
 		await terminal.waitFor("Model: openai-compatible/other-model from the next request on.");
 		await ask(terminal, "again", "Second answer.");
 		expect(cli.server.requests.map((request) => request.body.model)).toEqual(["scripted", "other-model"]);
@@ -47,8 +44,7 @@ describe.skipIf(!HAS_TMUX)("interactive /model, /compact and /clear", () => {
 		const terminal = await startInteractiveGantry(cli);
 		await ask(terminal, "The door is blue.", "Noted the blue door.");
 		await ask(terminal, "The key is red.", "Noted the red key.");
-		terminal.type("/compact keep the colours");
-		terminal.press("Enter");
+		terminal.submit("/compact keep the colours");
 		await terminal.waitFor("Compacted: 2 earlier messages are sent as a summary");
 		const summaryRequest = cli.server.requests[2]?.body as { tools?: unknown; messages: Sent[] };
 		expect(summaryRequest.tools).toBeUndefined();
@@ -82,8 +78,7 @@ describe.skipIf(!HAS_TMUX)("interactive /model, /compact and /clear", () => {
 
 	it("/compact with nothing to summarise says so", async () => {
 		const terminal = await startInteractiveGantry(cli);
-		terminal.type("/compact");
-		terminal.press("Enter");
+		terminal.submit("/compact");
 		await terminal.waitFor("Nothing to compact yet");
 		expect(cli.server.requests).toHaveLength(0);
 	});
@@ -92,8 +87,7 @@ describe.skipIf(!HAS_TMUX)("interactive /model, /compact and /clear", () => {
 		cli.server.enqueue({ text: "One noted." }, { text: "Two noted." });
 		const terminal = await startInteractiveGantry(cli);
 		await ask(terminal, "Remember one.", "One noted.");
-		terminal.type("/clear");
-		terminal.press("Enter");
+		terminal.submit("/clear");
 		const screen = await terminal.waitFor(/The previous one: Session: .*\.jsonl \(go on with: gantry --resume \w+\)/);
 		expect(screen).toMatch(/New session \S+\.jsonl/);
 		await ask(terminal, "Remember two.", "Two noted.");

@@ -18,8 +18,7 @@ describe.skipIf(!HAS_TMUX)("interactive mode for daily use", () => {
 			delayMs: 2,
 		});
 		const gantry = await startGantry();
-		gantry.type("review");
-		gantry.press("Enter");
+		gantry.submit("review");
 		const screen = await gantry.waitFor("Done.");
 		expect(screen).toContain("\nFindings\n");
 		expect(screen).not.toContain("## Findings");
@@ -56,8 +55,7 @@ describe.skipIf(!HAS_TMUX)("interactive mode for daily use", () => {
 		mkdirSync(join(cli.workspace.project, "junk"));
 		cli.server.enqueue({ toolCalls: [{ name: "bash", arguments: { command: "rm -rf junk" } }] }, { text: "Removed." });
 		const gantry = await startGantry();
-		gantry.type("remove junk");
-		gantry.press("Enter");
+		gantry.submit("remove junk");
 		await gantry.waitFor("Allow bash `rm -rf junk`?");
 		const before = await gantry.waitFor("waiting for your answer");
 		await sleep(1500);
@@ -85,8 +83,7 @@ describe.skipIf(!HAS_TMUX)("interactive mode for daily use", () => {
 		cli.server.enqueue({ text: "one two three four five six seven eight nine ten eleven twelve.", delayMs: 150 });
 		cli.server.enqueue({ text: "Second answer." });
 		const gantry = await startGantry();
-		gantry.type("first");
-		gantry.press("Enter");
+		gantry.submit("first");
 		await gantry.waitFor("one two");
 		gantry.type("follow up");
 		await gantry.waitFor("twelve.");
@@ -101,11 +98,9 @@ describe.skipIf(!HAS_TMUX)("interactive mode for daily use", () => {
 		cli.server.enqueue({ text: "one two three four five six seven eight nine ten eleven twelve.", delayMs: 150 });
 		cli.server.enqueue({ text: "Queued answer." });
 		const gantry = await startGantry();
-		gantry.type("first");
-		gantry.press("Enter");
+		gantry.submit("first");
 		await gantry.waitFor("one two");
-		gantry.type("and then this");
-		gantry.press("Enter");
+		gantry.submit("and then this");
 		await gantry.waitFor("Queued answer.");
 		const second = requestBody(cli.server, 1).messages as { role: string; content: unknown }[];
 		expect(JSON.stringify(second.at(-1)?.content)).toContain("and then this");

@@ -28,17 +28,13 @@ describe.skipIf(!HAS_TMUX)("/model in the transcript", () => {
 			{ text: "Kept answer." },
 		);
 		const terminal = await startInteractiveGantry(cli);
-		terminal.type("hello");
-		terminal.press("Enter");
+		terminal.submit("hello");
 		await terminal.waitFor("First answer.");
-		terminal.type("/model other-model");
-		terminal.press("Enter");
+		terminal.submit("/model other-model");
 		await terminal.waitFor("Model: openai-compatible/other-model from the next request on.");
-		terminal.type("again");
-		terminal.press("Enter");
+		terminal.submit("again");
 		await terminal.waitFor("Second answer.");
-		terminal.type("/exit");
-		terminal.press("Enter");
+		terminal.submit("/exit");
 		await terminal.waitFor("EXITED:0");
 
 		const resumed = await continueWithoutModel("go on");
@@ -100,8 +96,7 @@ describe.skipIf(!HAS_TMUX)("/model in the transcript", () => {
 		terminal.press("Enter");
 		await terminal.waitFor(`openai/${other.id}`);
 		await terminal.waitFor("Type a prompt");
-		terminal.type("and now?");
-		terminal.press("Enter");
+		terminal.submit("and now?");
 		await terminal.waitFor("Picked answer.");
 		expect(cli.server.requests.map((request) => request.body.model)).toEqual([DEFAULT_MODEL_IDS.openai, other.id]);
 	});

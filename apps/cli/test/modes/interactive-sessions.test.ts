@@ -37,8 +37,7 @@ describe.skipIf(!HAS_TMUX)("interactive sessions", () => {
 		terminal.press("Enter");
 		await terminal.waitFor(/Resumed \S+\.jsonl \(2 messages\)/);
 		await terminal.waitFor("Type a prompt");
-		terminal.type("What do I like?");
-		terminal.press("Enter");
+		terminal.submit("What do I like?");
 		await terminal.waitFor("You like tea.");
 		expect(sentContents(2)).toEqual(["I like tea.", "Tea noted.", "What do I like?"]);
 	});

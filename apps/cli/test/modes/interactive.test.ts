@@ -24,14 +24,12 @@ describe.skipIf(!HAS_TMUX)("interactive mode in a terminal", () => {
 			{ text: "Deleted the junk folder." },
 		);
 		const gantry = await startGantry();
-		gantry.type("what do the notes say?");
-		gantry.press("Enter");
+		gantry.submit("what do the notes say?");
 		let screen = await gantry.waitFor("The notes say hello.");
 		expect(screen).toContain("› what do the notes say?");
 		expect(screen).toMatch(/╭─ read notes\.txt\n│ hello from the notes\n(│ .*\n)*╰─ ✓ \d+ms/);
 
-		gantry.type("delete the junk folder");
-		gantry.press("Enter");
+		gantry.submit("delete the junk folder");
 		screen = await gantry.waitFor("Allow bash `rm -rf junk`?");
 		expect(screen).toMatch(/❯ Yes \(y\)\n\s+No \(n\)\n\s+Always allow "rm" commands in this project \(a\)/);
 		expect(existsSync(join(cli.workspace.project, "junk"))).toBe(true);
@@ -41,15 +39,13 @@ describe.skipIf(!HAS_TMUX)("interactive mode in a terminal", () => {
 		expect(screen).toMatch(/╭─ \$ rm -rf junk\n(│ .*\n)*╰─ ✓/);
 		expect(existsSync(join(cli.workspace.project, "junk"))).toBe(false);
 
-		gantry.type("/tools");
-		gantry.press("Enter");
+		gantry.submit("/tools");
 		screen = await gantry.waitFor(/\d+ registered · \d+ active/);
 		expect(screen).toMatch(/TOOL\s+EXPOSURE\s+ACTIVE\s+CALLABLE\s+ANNOTATIONS\s+PERMISSION\s+SOURCE/);
 		expect(screen).toMatch(/grep\s+direct\s+yes\s+yes\s+read-only, idempotent\s+allow \(read-only\)\s+builtin/);
 		expect(screen).toMatch(/powershell\s+direct\s+no\s+no\s/);
 
-		gantry.type("/tools on powershell");
-		gantry.press("Enter");
+		gantry.submit("/tools on powershell");
 		await gantry.waitFor("powershell is active");
 
 		gantry.press("C-c");
@@ -67,8 +63,7 @@ describe.skipIf(!HAS_TMUX)("interactive mode in a terminal", () => {
 			{ toolCalls: [{ name: "bash", arguments: { command: "echo started; sleep 30" } }] },
 		);
 		const gantry = await startGantry();
-		gantry.type("delete the junk folder");
-		gantry.press("Enter");
+		gantry.submit("delete the junk folder");
 		await gantry.waitFor("Allow bash `rm -rf junk`?");
 		gantry.type("n");
 		let screen = await gantry.waitFor("Understood, I left it alone.");
@@ -76,19 +71,16 @@ describe.skipIf(!HAS_TMUX)("interactive mode in a terminal", () => {
 		expect(existsSync(join(cli.workspace.project, "junk"))).toBe(true);
 		expect(lastToolResult()).toContain("The user declined");
 
-		gantry.type("think hard");
-		gantry.press("Enter");
+		gantry.submit("think hard");
 		// The first words arrive while the response is still open: the answer streams.
 		await gantry.waitFor("Let me think");
 		gantry.press("C-c");
 		await gantry.waitFor("Aborted.");
-		gantry.type("hello again");
-		gantry.press("Enter");
+		gantry.submit("hello again");
 		await gantry.waitFor("Back again.");
 
 		// Ctrl-C during a running command kills it and ends the run.
-		gantry.type("run the long command");
-		gantry.press("Enter");
+		gantry.submit("run the long command");
 		await gantry.waitFor("Allow bash `echo started; sleep 30`?");
 		gantry.type("a");
 		await gantry.waitFor(/│ started\n/);
@@ -97,14 +89,12 @@ describe.skipIf(!HAS_TMUX)("interactive mode in a terminal", () => {
 		expect(screen).toContain("Command aborted");
 		expect(cli.server.requests).toHaveLength(5);
 
-		gantry.type("/session");
-		gantry.press("Enter");
+		gantry.submit("/session");
 		screen = await gantry.waitFor(/Tokens\s+[\d,]+ in/);
 		expect(screen).toMatch(/Messages\s+\d+ \(4 user, 5 assistant, 2 tool results\)/);
 		expect(screen).toContain(join(cli.workspace.home, ".gantry", "sessions"));
 
-		gantry.type("/exit");
-		gantry.press("Enter");
+		gantry.submit("/exit");
 		await gantry.waitFor("EXITED:0");
 	});
 });
