@@ -38,6 +38,7 @@ describe("@gantry/coding-agent surface", () => {
 				"nextPermissionMode",
 				"permissionModeOf",
 				"rankTools",
+				"readRecordedModel",
 				"rewindTranscript",
 				"rulesMatchingNoTool",
 				"runCodemodeScript",
