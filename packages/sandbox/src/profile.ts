@@ -197,6 +197,7 @@ export async function buildProfile(
 	if (words[0] !== bwrap) throw new Error(`sandbox-runtime's invocation starts with ${words[0]}, not ${bwrap}`);
 	if (sharedNetwork) words = withoutOwnRelays(words, sockets);
 	if (!networked) words.splice(1, 0, "--unshare-net");
+	words = withoutReaper(words);
 	if (useFilter) words.splice(1, 0, "--seccomp", "3");
 	const argv = sharedNetwork
 		? commandAfterSeparator(words, input)
@@ -303,6 +304,22 @@ function withoutOwnRelays(words: string[], sockets: string[]): string[] {
 	// write denies could be detached); a bubblewrap that cannot is left to the helper.
 	if (!kept.includes("--disable-userns")) throw new Error("this bubblewrap cannot disable user namespaces");
 	return [...kept, ...words.slice(end)];
+}
+
+/**
+ * The invocation with the command as the first process of its PID namespace (`--as-pid-1`), as in a
+ * container started without an init: bubblewrap then forks no reaper to be that first process, one process
+ * start less per command (about 3 ms of the 15–20 a sandboxed command costs over an unsandboxed one). When
+ * the command ends, the kernel ends whatever it left in the namespace, as it did when the reaper ended.
+ * Only beside `--disable-userns`, which sandbox-runtime gives a bubblewrap of 0.8.0 or later with no seccomp
+ * helper in front of the command: the one shape this was tried on.
+ */
+function withoutReaper(words: string[]): string[] {
+	const end = words.lastIndexOf("--");
+	const options = end < 0 ? words : words.slice(0, end);
+	if (!options.includes("--unshare-pid") || !options.includes("--disable-userns") || options.includes("--as-pid-1"))
+		return words;
+	return [words[0] as string, "--as-pid-1", ...words.slice(1)];
 }
 
 /** The invocation up to its `--`, with TMPDIR set by bubblewrap: the command's own argv follows. */
