@@ -3,16 +3,17 @@ import path from "node:path";
 import { errorText } from "@gantry/ai";
 import type { Workspace } from "@gantry/tools";
 import { type Availability, findPrograms, probeBubblewrap } from "./availability.js";
+import { type CommandLauncher, startCommandLauncher } from "./command-launcher.js";
 import { checkDomainLists } from "./domain-check.js";
 import { SandboxError } from "./errors.js";
 import { excludingEntry } from "./excluded-commands.js";
 import { linuxDependencyError, loadLinuxModules } from "./linux-runtime.js";
-import { enterableRelays, type NetworkRelays } from "./network-relays.js";
+import { type NetworkRelays, relaysFor } from "./network-relays.js";
 import { sandboxedCommandEnded, sandboxedCommandStarted } from "./placeholders.js";
 import { buildProfile, newCommandId, type ProfileRuntime, type SandboxProfile, sourcesExist } from "./profile.js";
 import { type ResolvedSandboxSettings, resolveSandboxSettings } from "./resolve-settings.js";
-import { forgetWorkspace, type Started, setWorkspaceHosts, startNetwork, startRuntime } from "./runtime.js";
-import { sandboxedFileSystem } from "./sandboxed-file-system.js";
+import { forgetWorkspace, setWorkspaceHosts, startNetwork, startRuntime } from "./runtime.js";
+import { filteredGlob, sandboxedFileSystem } from "./sandboxed-file-system.js";
 import { sandboxedProcesses, starterOf } from "./sandboxed-processes.js";
 import {
 	type CommandPlacement,
@@ -132,6 +133,9 @@ async function assemble(
 	let building: Promise<SandboxProfile> | undefined;
 	let seccompFilterPath: string | undefined;
 	let relays: NetworkRelays | undefined;
+	/** Starts commands inside the shared network with no nsenter each; until it runs, they enter it themselves. */
+	let launching: Promise<CommandLauncher | undefined> | undefined;
+	let launcher: CommandLauncher | undefined;
 	/** Profiles leave the relays to the workspace's shared network (see `network-relays.ts`). */
 	let sharedNetwork = false;
 
@@ -233,11 +237,23 @@ async function assemble(
 			stopIfClosed();
 			// The relays start as soon as the bridge sockets exist, while the build finishes.
 			const [shared, built] = await Promise.allSettled([
-				nsenterPath && sharedNetwork ? relaysFor(manager, base.bwrapPath, nsenterPath) : undefined,
+				nsenterPath && sharedNetwork
+					? relaysFor(
+							{ http: manager.manager.getLinuxHttpSocketPath(), socks: manager.manager.getLinuxSocksSocketPath() },
+							{ bwrapPath: base.bwrapPath, socatPath: manager.socatPath, nsenterPath },
+						)
+					: undefined,
 				firstBuild,
 			]);
 			relays = shared.status === "fulfilled" ? shared.value : undefined;
 			stopIfClosed();
+			if (relays) {
+				const enter = relays.enter();
+				launching = startCommandLauncher({ inner: inner.processes, enter, cwd, folder: privateDir }).then(
+					(started) => (launcher = started),
+					() => undefined,
+				);
+			}
 			if (built.status === "rejected" && !sharedNetwork) throw built.reason;
 			if (!relays || built.status === "rejected") {
 				// sandbox-runtime's own relays and seccomp helper in every command, as it makes them.
@@ -285,6 +301,7 @@ async function assemble(
 		if (refused !== undefined) throw new Error(refused);
 	};
 	const enterNetwork = () => (relays ? relays.enter() : []);
+	const currentLauncher = () => (launcher?.alive() ? launcher : undefined);
 
 	const place = (command: string, unsandboxed: boolean): CommandPlacement => {
 		if (!status.active) return { sandboxed: false, reason: `the sandbox is not active (${status.reason})` };
@@ -313,6 +330,7 @@ async function assemble(
 			place,
 			profile: () => currentProfile(lists()),
 			enterNetwork,
+			launcher: currentLauncher,
 			lists,
 			networked,
 			commandId,
@@ -326,7 +344,7 @@ async function assemble(
 					: [],
 		}),
 		resolvePath: (typed) => inner.resolvePath(typed),
-		...(inner.glob ? { glob: filteredGlob(inner.glob.bind(inner), () => lists()) } : {}),
+		...(inner.glob ? { glob: filteredGlob(inner.glob.bind(inner), () => lists().policy) } : {}),
 		sandbox: status,
 		autoAllowBashIfSandboxed: resolved.autoAllowBashIfSandboxed,
 		allowUnsandboxedCommands: resolved.allowUnsandboxedCommands,
@@ -355,6 +373,7 @@ async function assemble(
 			closed = true;
 			// A network still starting stops at its next step and undoes what it started.
 			await networkStart;
+			await (await launching)?.close();
 			relays?.close();
 			if (runtime?.manager) await forgetWorkspace(runtime.manager, id);
 			await removeFolders();
@@ -364,23 +383,6 @@ async function assemble(
 	};
 	registerSandboxedWorkspace(workspace);
 	return workspace;
-}
-
-/** The workspace's relays for the manager's bridge sockets (see `enterableRelays`). */
-function relaysFor(runtime: Started, bwrapPath: string, nsenterPath: string): Promise<NetworkRelays | undefined> {
-	const { manager, socatPath } = runtime;
-	const [httpSocketPath, socksSocketPath] = [manager.getLinuxHttpSocketPath(), manager.getLinuxSocksSocketPath()];
-	if (!httpSocketPath || !socksSocketPath) return Promise.resolve(undefined);
-	return enterableRelays({ bwrapPath, socatPath, nsenterPath, httpSocketPath, socksSocketPath });
-}
-
-/** `find`'s fast path without the files `denyRead` hides. */
-function filteredGlob(glob: NonNullable<Workspace["glob"]>, lists: () => CurrentLists): NonNullable<Workspace["glob"]> {
-	return async (pattern, cwd, signal) => {
-		const found = await glob(pattern, cwd, signal);
-		const { policy } = lists();
-		return found.filter((relative) => policy.refuseRead(path.join(cwd, relative)) === undefined);
-	};
 }
 
 /** bubblewrap's probe failed: the reason is the probe's own, not sandbox-runtime's. */

@@ -7,8 +7,9 @@ import { shellQuote } from "./shell-words.js";
  * The network a workspace's commands share when it allows hosts: one network namespace, made once per
  * workspace, in which two socat relays listen on 127.0.0.1:3128 and :1080 and pass each connection to
  * sandbox-runtime's proxy through its host-side bridge sockets. sandbox-runtime starts both relays inside
- * every command's sandbox and waits for them to listen (most of a command's time); here each command enters
- * the namespace with nsenter and starts nothing.
+ * every command's sandbox and waits for them to listen (most of a command's time); here a command starts
+ * nothing: the workspace's command launcher (`command-launcher.ts`), which entered the namespace once, starts
+ * it there, and until the launcher runs (or where it cannot) the command enters it with nsenter.
  *
  * The namespace holds nothing but the loopback device: no route out, so the proxy is the only way to any
  * host. It is reachable only by processes that enter it, which takes this user's rights over the holder
@@ -182,4 +183,13 @@ function holderPid(child: ChildProcess, timeoutMs: number): Promise<number> {
 			else fail("no process in its report");
 		});
 	});
+}
+
+/** The workspace's relays for the bridge sockets of sandbox-runtime's manager (see `enterableRelays`). */
+export function relaysFor(
+	bridges: { http: string | undefined; socks: string | undefined },
+	programs: { bwrapPath: string; socatPath: string; nsenterPath: string },
+): Promise<NetworkRelays | undefined> {
+	if (!bridges.http || !bridges.socks) return Promise.resolve(undefined);
+	return enterableRelays({ ...programs, httpSocketPath: bridges.http, socksSocketPath: bridges.socks });
 }

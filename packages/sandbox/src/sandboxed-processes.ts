@@ -1,5 +1,6 @@
 import type { WorkspaceExitStatus, WorkspaceProcesses, WorkspaceSpawnOptions } from "@gantry/tools";
 import { attributeToCommand } from "./command-attribution.js";
+import { type CommandLauncher, NotLaunched } from "./command-launcher.js";
 import { sandboxedCommandEnded, sandboxedCommandStarted } from "./placeholders.js";
 import { EXEC_VARIABLE, type SandboxProfile } from "./profile.js";
 import type { CommandPlacement, SandboxStatus } from "./sandboxed-workspace.js";
@@ -26,6 +27,8 @@ export interface SandboxedProcessesSetup {
 	profile(): Promise<SandboxProfile>;
 	/** The command line prefix that enters the workspace's shared network (empty when it has none). */
 	enterNetwork(): string[];
+	/** What starts commands inside the shared network without entering it each time, once it runs. */
+	launcher(): CommandLauncher | undefined;
 	lists(): CurrentLists;
 	/** Whether commands may reach hosts (through the proxy); else there is no network at all. */
 	networked: boolean;
@@ -54,7 +57,7 @@ export function starterOf(
 	args: readonly string[],
 	enter: readonly string[] = [],
 	inheritFiles = false,
-): { file: string; args: string[]; env: Record<string, string>; inheritedFiles?: string[] } {
+): Starter {
 	if (profile.sharedNetwork && enter.length === 0) throw new Error("the sandbox's shared network is not running");
 	const [first, ...rest] = [
 		...(profile.sharedNetwork ? enter : []),
@@ -70,6 +73,16 @@ export function starterOf(
 		env,
 	};
 }
+
+/** The process a sandboxed command starts as (see `starterOf`). */
+interface Starter {
+	file: string;
+	args: string[];
+	env: Record<string, string>;
+	inheritedFiles?: string[];
+}
+
+type Spawner = Pick<WorkspaceProcesses, "spawn">;
 
 function withoutSandboxOption(options: WorkspaceSpawnOptions): WorkspaceSpawnOptions {
 	const { unsandboxed: _unsandboxed, ...rest } = options;
@@ -104,31 +117,49 @@ export function sandboxedProcesses(setup: SandboxedProcessesSetup): WorkspacePro
 						tail.push(data);
 						return consumer(data);
 					};
-		const starter = starterOf(
-			profile,
-			file,
-			args,
-			profile.sharedNetwork ? setup.enterNetwork() : [],
-			inner.inheritsFiles === true,
-		);
-		// Refused connections are told to the command that made them, not to one running beside it.
-		const invocation = setup.networked
-			? attributeToCommand(starter.args, setup.commandId)
-			: { args: starter.args, key: setup.commandId };
 		const started = Date.now();
 		sandboxedCommandStarted();
 		try {
 			const onStdout = tee(options.onStdout);
 			const onStderr = tee(options.onStderr);
 			const { inheritedFiles: _callersFiles, ...rest } = withoutSandboxOption(options);
-			const status = await inner.spawn(starter.file, invocation.args, {
-				...rest,
-				...(starter.inheritedFiles ? { inheritedFiles: starter.inheritedFiles } : {}),
-				env: { ...options.env, ...starter.env },
-				...(onStdout ? { onStdout } : {}),
-				...(onStderr ? { onStderr } : {}),
-			});
-			await reportViolations(options, tail, started, status.exitCode !== 0, invocation.key);
+			const start = async (spawner: Spawner, starter: Starter) => {
+				// Refused connections are told to the command that made them, not to one running beside it.
+				const invocation = setup.networked
+					? attributeToCommand(starter.args, setup.commandId)
+					: { args: starter.args, key: setup.commandId };
+				const status = await spawner.spawn(starter.file, invocation.args, {
+					...rest,
+					...(starter.inheritedFiles ? { inheritedFiles: starter.inheritedFiles } : {}),
+					env: { ...options.env, ...starter.env },
+					...(onStdout ? { onStdout } : {}),
+					...(onStderr ? { onStderr } : {}),
+				});
+				return { status, key: invocation.key };
+			};
+			const entering = () =>
+				start(
+					inner,
+					starterOf(
+						profile,
+						file,
+						args,
+						profile.sharedNetwork ? setup.enterNetwork() : [],
+						inner.inheritsFiles === true,
+					),
+				);
+			// The launcher is inside the shared network already: it starts bubblewrap itself, the filter as fd 3. A
+			// command it could not start (its working folder missing) is started the usual way, which says why.
+			const launcher = profile.sharedNetwork ? setup.launcher() : undefined;
+			const { status, key } = launcher
+				? await start(launcher, starterOf({ ...profile, sharedNetwork: false }, file, args, [], true)).catch(
+						(error: unknown) => {
+							if (error instanceof NotLaunched) return entering();
+							throw error;
+						},
+					)
+				: await entering();
+			await reportViolations(options, tail, started, status.exitCode !== 0, key);
 			return status;
 		} finally {
 			sandboxedCommandEnded(profile.placeholders);

@@ -1,0 +1,171 @@
+import { readdirSync, readFileSync } from "node:fs";
+import type { Server } from "node:http";
+import { join } from "node:path";
+import type { Workspace, WorkspaceExitStatus, WorkspaceSpawnOptions } from "@gantry/tools";
+import { afterEach, describe, expect, it } from "vitest";
+import { createSandboxedWorkspace, type SandboxedWorkspace } from "../src/index.js";
+import { answeringServer, curlThroughProxy, localWorkspace, placePerTest } from "./helpers.js";
+
+const here = placePerTest();
+const servers: Server[] = [];
+
+afterEach(async () => {
+	await Promise.all(servers.splice(0).map((server) => new Promise((resolve) => server.close(resolve))));
+});
+
+/** A local workspace whose spawns are counted: the launcher's own, and commands entering the network. */
+function counted(workspace: Workspace): { workspace: Workspace; spawns: () => number } {
+	let spawns = 0;
+	const { processes } = workspace;
+	return {
+		spawns: () => spawns,
+		workspace: {
+			...workspace,
+			processes: {
+				...processes,
+				spawn(file, args, options) {
+					spawns++;
+					return processes.spawn(file, args, options);
+				},
+			},
+		},
+	};
+}
+
+interface Run {
+	status: WorkspaceExitStatus;
+	stdout: string;
+	stderr: string;
+}
+
+async function run(workspace: SandboxedWorkspace, command: string, options: Partial<WorkspaceSpawnOptions> = {}) {
+	const output = { stdout: "", stderr: "" };
+	const status = await workspace.processes.spawn("bash", ["-c", command], {
+		cwd: here.place.project,
+		onStdout: (data) => {
+			output.stdout += data;
+			return undefined;
+		},
+		onStderr: (data) => {
+			output.stderr += data;
+			return undefined;
+		},
+		...options,
+	});
+	return { status, ...output } satisfies Run;
+}
+
+/** An allow-list workspace once its launcher starts its commands (no spawn of the inner processes per command). */
+async function launching(hosts: string[]): Promise<{ workspace: SandboxedWorkspace; spawns: () => number }> {
+	const inner = counted(localWorkspace(here.place));
+	const workspace = await createSandboxedWorkspace(inner.workspace, {
+		enabled: true,
+		network: { allowedDomains: hosts },
+	});
+	here.workspaces.push(workspace);
+	expect(workspace.sandbox.active).toBe(true);
+	for (let attempt = 0; attempt < 100; attempt++) {
+		const before = inner.spawns();
+		await run(workspace, "true");
+		if (inner.spawns() === before) return { workspace, spawns: inner.spawns };
+		await new Promise((resolve) => setTimeout(resolve, 50));
+	}
+	throw new Error("the workspace's commands never came from its launcher");
+}
+
+/** The host processes whose command line is `line` (what a command left running would be). */
+function processesRunning(line: string): number {
+	return readdirSync("/proc")
+		.filter((name) => /^\d+$/.test(name))
+		.filter((pid) => {
+			try {
+				return (
+					readFileSync(join("/proc", pid, "cmdline"), "utf8")
+						.split("\0")
+						.join(" ")
+						.trim() === line
+				);
+			} catch {
+				return false;
+			}
+		}).length;
+}
+
+describe("the command launcher of a workspace with an allow list", () => {
+	it("starts each command inside the workspace's network with no program of its own in front, first in its PID namespace, secrets left out", async () => {
+		const port = await answeringServer("through the proxy", (server) => servers.push(server));
+		process.env.GANTRY_LAUNCHER_TEST_TOKEN = "do not pass";
+		try {
+			const { workspace, spawns } = await launching([`127.0.0.1:${port}`]);
+			const before = spawns();
+			const result = await run(
+				workspace,
+				`echo "$$ \${GANTRY_LAUNCHER_TEST_TOKEN:-none} $OWN"; ${curlThroughProxy(port)}`,
+				{
+					env: { OWN: "own value" },
+				},
+			);
+			expect(result.stdout).toBe("1 none own value\nthrough the proxy");
+			expect(result.status).toEqual({ exitCode: 0 });
+			expect(spawns()).toBe(before);
+			// Still held to the lists: no write outside, no host beyond the list.
+			const denied = await run(workspace, "echo x > /etc/gantry-launcher-test");
+			expect(denied.status.exitCode).not.toBe(0);
+			expect(denied.stderr).toMatch(/Read-only file system/);
+		} finally {
+			delete process.env.GANTRY_LAUNCHER_TEST_TOKEN;
+		}
+	});
+
+	it("delivers a command's output whole and in order to a consumer that takes its time, stderr apart, with its exit code", async () => {
+		const { workspace } = await launching(["example.com"]);
+		let stdout = 0;
+		let chunks = 0;
+		const status = await workspace.processes.spawn(
+			"bash",
+			["-c", "head -c 3000000 /dev/zero | tr '\\0' a; echo done >&2; exit 3"],
+			{
+				cwd: here.place.project,
+				onStdout: async (data) => {
+					stdout += data.length;
+					if (++chunks % 10 === 0) await new Promise((resolve) => setTimeout(resolve, 5));
+				},
+				onStderr: (data) => {
+					expect(data.toString()).toBe("done\n");
+					return undefined;
+				},
+			},
+		);
+		expect(stdout).toBe(3_000_000);
+		expect(status).toEqual({ exitCode: 3 });
+	});
+
+	it("ends an aborted command and everything it started at once", async () => {
+		const { workspace } = await launching(["example.com"]);
+		const abort = new AbortController();
+		const started = Date.now();
+		setTimeout(() => abort.abort(), 300);
+		const result = await run(workspace, "sleep 71.25 & sleep 71.5", { signal: abort.signal });
+		expect(Date.now() - started).toBeLessThan(5_000);
+		expect(result.status.exitCode).toBeNull();
+		await new Promise((resolve) => setTimeout(resolve, 200));
+		expect(processesRunning("sleep 71.25") + processesRunning("sleep 71.5")).toBe(0);
+	});
+
+	it("starts a command the usual way when the launcher cannot (a missing working folder is named)", async () => {
+		const { workspace } = await launching(["example.com"]);
+		const missing = join(here.place.project, "not-there");
+		await expect(run(workspace, "true", { cwd: missing })).rejects.toThrow(
+			`Working directory does not exist: ${missing}`,
+		);
+	});
+
+	it("goes on entering the network per command once the launcher was killed with the inner processes", async () => {
+		const { workspace, spawns } = await launching(["example.com"]);
+		await workspace.processes.killAll?.();
+		const before = spawns();
+		const result = await run(workspace, "echo still runs");
+		expect(result.stdout).toBe("still runs\n");
+		expect(spawns()).toBe(before + 1);
+	});
+});
