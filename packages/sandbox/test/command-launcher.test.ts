@@ -108,10 +108,21 @@ describe("the command launcher of a workspace with an allow list", () => {
 			expect(result.stdout).toBe("1 none own value\nthrough the proxy");
 			expect(result.status).toEqual({ exitCode: 0 });
 			expect(spawns()).toBe(before);
-			// Still held to the lists: no write outside, no host beyond the list.
+			// Still held to the lists: no write outside.
 			const denied = await run(workspace, "echo x > /etc/gantry-launcher-test");
 			expect(denied.status.exitCode).not.toBe(0);
 			expect(denied.stderr).toMatch(/Read-only file system/);
+			// And to the seccomp filter: no Unix socket, so not the launcher's own either.
+			const [socket] = readdirSync(here.place.temp, { recursive: true, encoding: "utf8" }).filter((name) =>
+				/launcher-\w+\.sock$/.test(name),
+			);
+			expect(socket).toBeDefined();
+			const reached = await run(
+				workspace,
+				`echo '{}' | socat -u - UNIX-CONNECT:${join(here.place.temp, socket ?? "")}`,
+			);
+			expect(reached.status.exitCode).not.toBe(0);
+			expect(reached.stderr).toMatch(/socket\(1, .*Operation not permitted/);
 		} finally {
 			delete process.env.GANTRY_LAUNCHER_TEST_TOKEN;
 		}
