@@ -151,6 +151,21 @@ describe("the command launcher of a workspace with an allow list", () => {
 		expect(status).toEqual({ exitCode: 3 });
 	});
 
+	it("keeps the output of commands running at once apart", async () => {
+		const { workspace } = await launching(["example.com"]);
+		const runs = await Promise.all(
+			Array.from({ length: 8 }, (_, n) =>
+				run(workspace, `for i in $(seq 1 300); do echo ${n}-$i; echo e${n}-$i >&2; done; exit ${n}`),
+			),
+		);
+		for (const [n, result] of runs.entries()) {
+			const lines = Array.from({ length: 300 }, (_, i) => `${n}-${i + 1}`);
+			expect(result.stdout).toBe(`${lines.join("\n")}\n`);
+			expect(result.stderr).toBe(`${lines.map((line) => `e${line}`).join("\n")}\n`);
+			expect(result.status).toEqual({ exitCode: n });
+		}
+	});
+
 	it("ends an aborted command and everything it started at once", async () => {
 		const { workspace } = await launching(["example.com"]);
 		const abort = new AbortController();
@@ -173,7 +188,15 @@ describe("the command launcher of a workspace with an allow list", () => {
 
 	it("goes on entering the network per command once the launcher was killed with the inner processes", async () => {
 		const { workspace, spawns } = await launching(["example.com"]);
+		const running = run(workspace, "sleep 74.5").then(
+			() => "returned",
+			(error: Error) => error.message,
+		);
+		await new Promise((resolve) => setTimeout(resolve, 300));
 		await workspace.processes.killAll?.();
+		// The command that ran meanwhile ended with the launcher, and says so.
+		expect(await running).toBe("the sandbox's command launcher ended while the command ran");
+		expect(processesRunning("sleep 74.5")).toBe(0);
 		const before = spawns();
 		const result = await run(workspace, "echo still runs");
 		expect(result.stdout).toBe("still runs\n");
