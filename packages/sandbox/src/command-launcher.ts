@@ -13,14 +13,15 @@ import { launcherProgram } from "./launcher-program.js";
 /**
  * A workspace's command launcher: one Node process inside the workspace's shared network namespace (entered
  * once, with nsenter) that starts every sandboxed command's bubblewrap there. Entering the namespace per
- * command costs a program start of its own (nsenter, about 4 ms of the 15–20 a sandboxed command costs over
+ * command costs a program start of its own (nsenter: about 4 ms, a fifth of what a sandboxed command cost over
  * an unsandboxed one); the launcher is asked over a Unix socket in the workspace's private folder instead,
  * and the command's output comes back on two more connections to it, read as a local spawn reads its pipes.
  *
  * The launcher is itself started through the inner workspace's processes, so the commands get the
  * environment those give their own (secrets left out), taken when the launcher started, with each spawn's
  * `env` on top; the inner `killAll` ends it and every command it started. Sandboxed commands cannot reach
- * the socket: their seccomp filter refuses Unix sockets, and the private folder is hidden from them.
+ * the socket: their seccomp filter refuses Unix sockets (and every connection must start with a token only
+ * the launcher was given).
  */
 export interface CommandLauncher {
 	/** Starts `file args` in the namespace: a `WorkspaceProcesses.spawn` (`inheritedFiles` from fd 3 on). */
@@ -151,6 +152,8 @@ export async function startCommandLauncher(setup: LauncherSetup, timeoutMs = 10_
 		[
 			...enterArgs,
 			process.execPath,
+			// A CommonJS script whatever NODE_OPTIONS says: the program loads its modules with `require`.
+			"--input-type=commonjs",
 			"-e",
 			`(${launcherProgram.toString()})(process.argv[1], process.argv[2])`,
 			socketPath,
