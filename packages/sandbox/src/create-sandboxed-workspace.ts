@@ -247,13 +247,6 @@ async function assemble(
 			]);
 			relays = shared.status === "fulfilled" ? shared.value : undefined;
 			stopIfClosed();
-			if (relays) {
-				const enter = relays.enter();
-				launching = startCommandLauncher({ inner: inner.processes, enter, cwd, folder: privateDir }).then(
-					(started) => (launcher = started),
-					() => undefined,
-				);
-			}
 			if (built.status === "rejected" && !sharedNetwork) throw built.reason;
 			if (!relays || built.status === "rejected") {
 				// sandbox-runtime's own relays and seccomp helper in every command, as it makes them.
@@ -263,6 +256,12 @@ async function assemble(
 				profile = undefined;
 				await currentProfile(lists());
 				stopIfClosed();
+			} else {
+				const enter = relays.enter();
+				launching = startCommandLauncher({ inner: inner.processes, enter, cwd, folder: privateDir }).then(
+					(started) => (launcher = started),
+					() => undefined,
+				);
 			}
 		} catch (error) {
 			relays?.close();
@@ -301,7 +300,8 @@ async function assemble(
 		if (refused !== undefined) throw new Error(refused);
 	};
 	const enterNetwork = () => (relays ? relays.enter() : []);
-	const currentLauncher = () => (launcher?.alive() ? launcher : undefined);
+	// Not once the relays ended: a command then enters (and is refused) as it would without the launcher.
+	const currentLauncher = () => (launcher?.alive() && relays?.alive() ? launcher : undefined);
 
 	const place = (command: string, unsandboxed: boolean): CommandPlacement => {
 		if (!status.active) return { sandboxed: false, reason: `the sandbox is not active (${status.reason})` };

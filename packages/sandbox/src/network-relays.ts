@@ -20,6 +20,8 @@ import { shellQuote } from "./shell-words.js";
 export interface NetworkRelays {
 	/** The program and arguments that run the rest of a command line inside the namespace. */
 	enter(): string[];
+	/** Whether the relays still run (`enter` throws once they do not). */
+	alive(): boolean;
 	/** Ends the relays; commands entering afterwards would fail, so call it after the last. */
 	close(): void;
 }
@@ -115,14 +117,20 @@ export async function startNetworkRelays(setup: RelaySetup, timeoutMs = 10_000):
 		await new Promise((resolve) => setTimeout(resolve, 2));
 	}
 	let closed = false;
+	// The holder's process id is entered by path: it must still be the holder (not ended, its number not given
+	// to another process), or a command could land in another network.
+	const alive = () => {
+		if (closed || child.exitCode !== null || child.signalCode !== null) return false;
+		try {
+			return namespaceOf(holder, "net") === identity.net && namespaceOf(holder, "user") === identity.user;
+		} catch {
+			return false;
+		}
+	};
 	return {
+		alive,
 		enter() {
-			// The holder's process id is entered by path: it must still be the holder (not ended, its number
-			// not given to another process), or a command could land in another network.
-			const alive = !closed && child.exitCode === null && child.signalCode === null;
-			if (!alive || namespaceOf(holder, "net") !== identity.net || namespaceOf(holder, "user") !== identity.user) {
-				throw new Error("the sandbox's network relays have ended; the command is not started");
-			}
+			if (!alive()) throw new Error("the sandbox's network relays have ended; the command is not started");
 			return [
 				setup.nsenterPath,
 				`--user=/proc/${holder}/ns/user`,

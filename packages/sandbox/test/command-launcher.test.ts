@@ -1,4 +1,4 @@
-import { readdirSync, readFileSync } from "node:fs";
+import { readdirSync, readFileSync, readlinkSync } from "node:fs";
 import type { Server } from "node:http";
 import { join } from "node:path";
 import type { Workspace, WorkspaceExitStatus, WorkspaceSpawnOptions } from "@gantry/tools";
@@ -91,6 +91,28 @@ function processesRunning(line: string): number {
 		}).length;
 }
 
+/** The host processes whose command line contains `text`. */
+function processesWith(text: string): string[] {
+	return readdirSync("/proc")
+		.filter((name) => /^\d+$/.test(name))
+		.filter((pid) => {
+			try {
+				return readFileSync(join("/proc", pid, "cmdline"), "utf8").includes(text);
+			} catch {
+				return false;
+			}
+		});
+}
+
+/** The network namespace of process `pid`, or undefined when it has ended. */
+function networkOf(pid: string): string | undefined {
+	try {
+		return readlinkSync(join("/proc", pid, "ns", "net"));
+	} catch {
+		return undefined;
+	}
+}
+
 describe("the command launcher of a workspace with an allow list", () => {
 	it("starts each command inside the workspace's network with no program of its own in front, first in its PID namespace, secrets left out", async () => {
 		const port = await answeringServer("through the proxy", (server) => servers.push(server));
@@ -176,6 +198,28 @@ describe("the command launcher of a workspace with an allow list", () => {
 		expect(result.status.exitCode).toBeNull();
 		await new Promise((resolve) => setTimeout(resolve, 200));
 		expect(processesRunning("sleep 71.25") + processesRunning("sleep 71.5")).toBe(0);
+	});
+
+	it("starts nothing once the workspace's network relays ended, though the launcher still runs", async () => {
+		const { workspace } = await launching(["example.com"]);
+		// The launcher (its socket is in this test's temp folder) lives in the relays' namespace; the relays'
+		// holder is the bubblewrap whose first process is in that namespace too.
+		const [launcher] = processesWith(here.place.temp).filter((pid) =>
+			readFileSync(`/proc/${pid}/cmdline`, "utf8").includes("launcherProgram"),
+		);
+		const network = networkOf(launcher ?? "");
+		expect(network).toBeDefined();
+		const holder = readFileSync(`/proc/${process.pid}/task/${process.pid}/children`, "utf8")
+			.trim()
+			.split(/\s+/)
+			.find((pid) => {
+				const children = readFileSync(`/proc/${pid}/task/${pid}/children`, "utf8").trim().split(/\s+/);
+				return children.some((child) => networkOf(child) === network);
+			});
+		expect(holder).toBeDefined();
+		process.kill(Number(holder), "SIGKILL");
+		await new Promise((resolve) => setTimeout(resolve, 200));
+		await expect(run(workspace, "echo ran")).rejects.toThrow("the sandbox's network relays have ended");
 	});
 
 	it("starts a command the usual way when the launcher cannot (a missing working folder is named)", async () => {
