@@ -1,10 +1,17 @@
-import { readdirSync, readFileSync, readlinkSync } from "node:fs";
+import { readdirSync, readlinkSync } from "node:fs";
 import type { Server } from "node:http";
 import { join } from "node:path";
 import type { Workspace, WorkspaceExitStatus, WorkspaceSpawnOptions } from "@gantry/tools";
 import { afterEach, describe, expect, it } from "vitest";
 import { createSandboxedWorkspace, type SandboxedWorkspace } from "../src/index.js";
-import { answeringServer, curlThroughProxy, localWorkspace, placePerTest } from "./helpers.js";
+import {
+	answeringServer,
+	childProcessIds,
+	curlThroughProxy,
+	localWorkspace,
+	placePerTest,
+	processesWhere,
+} from "./helpers.js";
 
 const here = placePerTest();
 const servers: Server[] = [];
@@ -71,37 +78,6 @@ async function launching(hosts: string[]): Promise<{ workspace: SandboxedWorkspa
 		await new Promise((resolve) => setTimeout(resolve, 50));
 	}
 	throw new Error("the workspace's commands never came from its launcher");
-}
-
-/** The host processes whose command line is `line` (what a command left running would be). */
-function processesRunning(line: string): number {
-	return readdirSync("/proc")
-		.filter((name) => /^\d+$/.test(name))
-		.filter((pid) => {
-			try {
-				return (
-					readFileSync(join("/proc", pid, "cmdline"), "utf8")
-						.split("\0")
-						.join(" ")
-						.trim() === line
-				);
-			} catch {
-				return false;
-			}
-		}).length;
-}
-
-/** The host processes whose command line contains `text`. */
-function processesWith(text: string): string[] {
-	return readdirSync("/proc")
-		.filter((name) => /^\d+$/.test(name))
-		.filter((pid) => {
-			try {
-				return readFileSync(join("/proc", pid, "cmdline"), "utf8").includes(text);
-			} catch {
-				return false;
-			}
-		});
 }
 
 /** The network namespace of process `pid`, or undefined when it has ended. */
@@ -197,25 +173,17 @@ describe("the command launcher of a workspace with an allow list", () => {
 		expect(Date.now() - started).toBeLessThan(5_000);
 		expect(result.status.exitCode).toBeNull();
 		await new Promise((resolve) => setTimeout(resolve, 200));
-		expect(processesRunning("sleep 71.25") + processesRunning("sleep 71.5")).toBe(0);
+		expect(processesWhere((line) => line === "sleep 71.25" || line === "sleep 71.5").length).toBe(0);
 	});
 
 	it("starts nothing once the workspace's network relays ended, though the launcher still runs", async () => {
 		const { workspace } = await launching(["example.com"]);
 		// The launcher (its socket is in this test's temp folder) lives in the relays' namespace; the relays'
 		// holder is the bubblewrap whose first process is in that namespace too.
-		const [launcher] = processesWith(here.place.temp).filter((pid) =>
-			readFileSync(`/proc/${pid}/cmdline`, "utf8").includes("launcherProgram"),
-		);
+		const [launcher] = processesWhere((line) => line.includes(here.place.temp) && line.includes("launcherProgram"));
 		const network = networkOf(launcher ?? "");
 		expect(network).toBeDefined();
-		const holder = readFileSync(`/proc/${process.pid}/task/${process.pid}/children`, "utf8")
-			.trim()
-			.split(/\s+/)
-			.find((pid) => {
-				const children = readFileSync(`/proc/${pid}/task/${pid}/children`, "utf8").trim().split(/\s+/);
-				return children.some((child) => networkOf(child) === network);
-			});
+		const holder = childProcessIds().find((pid) => childProcessIds(pid).some((child) => networkOf(child) === network));
 		expect(holder).toBeDefined();
 		process.kill(Number(holder), "SIGKILL");
 		await new Promise((resolve) => setTimeout(resolve, 200));
@@ -240,7 +208,7 @@ describe("the command launcher of a workspace with an allow list", () => {
 		await workspace.processes.killAll?.();
 		// The command that ran meanwhile ended with the launcher, and says so.
 		expect(await running).toBe("the sandbox's command launcher ended while the command ran");
-		expect(processesRunning("sleep 74.5")).toBe(0);
+		expect(processesWhere((line) => line === "sleep 74.5").length).toBe(0);
 		const before = spawns();
 		const result = await run(workspace, "echo still runs");
 		expect(result.stdout).toBe("still runs\n");

@@ -133,17 +133,37 @@ export async function answeringServer(body: string, keep: (server: HttpServer) =
 export const curlThroughProxy = (port: number) =>
 	`env -u NO_PROXY -u no_proxy curl -fsS --max-time 20 http://127.0.0.1:${port}/`;
 
+/** The processes `pid` has started that still run (its children, from every thread's list in /proc). */
+export function childProcessIds(pid: number | string = process.pid): string[] {
+	try {
+		return readdirSync(`/proc/${pid}/task`).flatMap((task) =>
+			readFileSync(`/proc/${pid}/task/${task}/children`, "utf8").trim().split(/\s+/).filter(Boolean),
+		);
+	} catch {
+		return [];
+	}
+}
+
 /** The programs this process has started and that still run (its children, read from /proc). */
 export function childPrograms(): string[] {
-	const tasks = readdirSync(`/proc/${process.pid}/task`);
-	const children = tasks.flatMap((task) =>
-		readFileSync(`/proc/${process.pid}/task/${task}/children`, "utf8").trim().split(/\s+/).filter(Boolean),
-	);
-	return children.flatMap((pid) => {
+	return childProcessIds().flatMap((pid) => {
 		try {
 			return [readFileSync(`/proc/${pid}/comm`, "utf8").trim()];
 		} catch {
 			return [];
 		}
 	});
+}
+
+/** The host processes whose command line (its arguments joined by spaces) passes `test`: their ids. */
+export function processesWhere(test: (commandLine: string) => boolean): string[] {
+	return readdirSync("/proc")
+		.filter((name) => /^\d+$/.test(name))
+		.filter((pid) => {
+			try {
+				return test(readFileSync(`/proc/${pid}/cmdline`, "utf8").split("\0").join(" ").trim());
+			} catch {
+				return false;
+			}
+		});
 }

@@ -1,9 +1,9 @@
 import { readdirSync, readlinkSync } from "node:fs";
-import { createServer, type Server } from "node:http";
-import type { AddressInfo } from "node:net";
+import type { Server } from "node:http";
 import { afterEach, describe, expect, it } from "vitest";
 import { createSandboxedWorkspace, type SandboxedWorkspace } from "../src/index.js";
 import {
+	answeringServer,
 	bash,
 	childPrograms,
 	curlThroughProxy,
@@ -15,11 +15,10 @@ import {
 
 const here = placePerTest();
 const { workspaces } = here;
-let server: Server | undefined;
+const servers: Server[] = [];
 
 afterEach(async () => {
-	await new Promise((resolve) => (server ? server.close(resolve) : resolve(undefined)));
-	server = undefined;
+	await Promise.all(servers.splice(0).map((server) => new Promise((resolve) => server.close(resolve))));
 });
 
 async function open(settings: Parameters<typeof sandboxed>[1] = {}): Promise<SandboxedWorkspace> {
@@ -27,12 +26,6 @@ async function open(settings: Parameters<typeof sandboxed>[1] = {}): Promise<San
 	workspaces.push(workspace);
 	expect(workspace.sandbox.active).toBe(true);
 	return workspace;
-}
-
-async function httpServer(): Promise<number> {
-	server = createServer((_request, response) => response.end("answer"));
-	await new Promise<void>((resolve) => server?.listen(0, "127.0.0.1", resolve));
-	return (server.address() as AddressInfo).port;
 }
 
 /** What a command sees running in its own sandbox, one command line a line. */
@@ -52,7 +45,7 @@ describe("the network plumbing of sandboxed commands", () => {
 	});
 
 	it("runs the relays of a workspace with an allow list once: its commands share one network and start no relay", async () => {
-		const port = await httpServer();
+		const port = await answeringServer("answer", (server) => servers.push(server));
 		const workspace = await open({ network: { allowedDomains: [`127.0.0.1:${port}`] } });
 		const first = await bash(workspace, `readlink /proc/self/ns/net; ${listProcesses}`);
 		const second = await bash(workspace, "readlink /proc/self/ns/net");
@@ -68,7 +61,7 @@ describe("the network plumbing of sandboxed commands", () => {
 	});
 
 	it("falls back to sandbox-runtime's relays in every command where there is no nsenter", async () => {
-		const port = await httpServer();
+		const port = await answeringServer("answer", (server) => servers.push(server));
 		const withoutNsenter = withoutProgram(localWorkspace(here.place), "nsenter");
 		const workspace = await createSandboxedWorkspace(withoutNsenter, {
 			enabled: true,
@@ -86,7 +79,7 @@ describe("the network plumbing of sandboxed commands", () => {
 	});
 
 	it("holds a command with an allow list to the proxy and to the write denies", async () => {
-		const port = await httpServer();
+		const port = await answeringServer("answer", (server) => servers.push(server));
 		const workspace = await open({ network: { allowedDomains: [`127.0.0.1:${port}`] } });
 		const direct = await bash(workspace, `curl -fsS --noproxy '*' --max-time 10 http://127.0.0.1:${port}/`);
 		expect(direct.exitCode).not.toBe(0);
