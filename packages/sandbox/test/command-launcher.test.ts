@@ -126,6 +126,18 @@ describe("the command launcher of a workspace with an allow list", () => {
 		}
 	});
 
+	it("starts where NODE_OPTIONS makes scripts ES modules (the launcher is a CommonJS script)", async () => {
+		const before = process.env.NODE_OPTIONS;
+		process.env.NODE_OPTIONS = "--experimental-default-type=module";
+		try {
+			const { workspace } = await launching(["example.com"]);
+			expect((await run(workspace, "echo from the launcher")).stdout).toBe("from the launcher\n");
+		} finally {
+			if (before === undefined) delete process.env.NODE_OPTIONS;
+			else process.env.NODE_OPTIONS = before;
+		}
+	});
+
 	it("delivers a command's output whole and in order to a consumer that takes its time, stderr apart, with its exit code", async () => {
 		const { workspace } = await launching(["example.com"]);
 		let stdout = 0;
