@@ -1,29 +1,14 @@
 import { readdirSync } from "node:fs";
-import type { Server } from "node:http";
-import { afterEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { createSandboxedWorkspace, SandboxError } from "../src/index.js";
-import {
-	answeringServer,
-	bash,
-	childPrograms,
-	curlThroughProxy,
-	localWorkspace,
-	placePerTest,
-	sandboxed,
-} from "./helpers.js";
+import { bash, childPrograms, curlThroughProxy, localWorkspace, placePerTest, sandboxed } from "./helpers.js";
 
 const here = placePerTest();
 const { workspaces } = here;
-const servers: Server[] = [];
-
-afterEach(async () => {
-	await Promise.all(servers.splice(0).map((server) => new Promise((resolve) => server.close(resolve))));
-});
-
 describe("an allow list's network, started after set-up", () => {
 	it("is waited for by commands issued as soon as the workspace is returned", async () => {
-		const allowedPort = await answeringServer("allowed answer", (server) => servers.push(server));
-		const otherPort = await answeringServer("other answer", (server) => servers.push(server));
+		const allowedPort = await here.answering("allowed answer");
+		const otherPort = await here.answering("other answer");
 		const workspace = await sandboxed(here.place, { network: { allowedDomains: [`127.0.0.1:${allowedPort}`] } });
 		workspaces.push(workspace);
 		expect(workspace.sandbox.active).toBe(true);
@@ -48,7 +33,7 @@ describe("an allow list's network, started after set-up", () => {
 		expect(childPrograms()).not.toContain("socat");
 		expect(childPrograms()).not.toContain("bwrap");
 		// sandbox-runtime's manager was reset: the next workspace starts its network anew.
-		const port = await answeringServer("after a close", (server) => servers.push(server));
+		const port = await here.answering("after a close");
 		const next = await sandboxed(here.place, { network: { allowedDomains: [`127.0.0.1:${port}`] } });
 		workspaces.push(next);
 		expect((await bash(next, curlThroughProxy(port))).text).toBe("after a close");

@@ -1,25 +1,11 @@
 import { readdirSync, readlinkSync } from "node:fs";
-import type { Server } from "node:http";
 import { join } from "node:path";
 import type { Workspace, WorkspaceExitStatus, WorkspaceSpawnOptions } from "@gantry/tools";
-import { afterEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { createSandboxedWorkspace, type SandboxedWorkspace } from "../src/index.js";
-import {
-	answeringServer,
-	childProcessIds,
-	curlThroughProxy,
-	localWorkspace,
-	placePerTest,
-	processesWhere,
-} from "./helpers.js";
+import { childProcessIds, curlThroughProxy, localWorkspace, placePerTest, processesWhere } from "./helpers.js";
 
 const here = placePerTest();
-const servers: Server[] = [];
-
-afterEach(async () => {
-	await Promise.all(servers.splice(0).map((server) => new Promise((resolve) => server.close(resolve))));
-});
-
 /** A local workspace whose spawns are counted: the launcher's own, and commands entering the network. */
 function counted(workspace: Workspace): { workspace: Workspace; spawns: () => number } {
 	let spawns = 0;
@@ -91,7 +77,7 @@ function networkOf(pid: string): string | undefined {
 
 describe("the command launcher of a workspace with an allow list", () => {
 	it("starts each command inside the workspace's network with no program of its own in front, first in its PID namespace, secrets left out", async () => {
-		const port = await answeringServer("through the proxy", (server) => servers.push(server));
+		const port = await here.answering("through the proxy");
 		process.env.GANTRY_LAUNCHER_TEST_TOKEN = "do not pass";
 		try {
 			const { workspace, spawns } = await launching([`127.0.0.1:${port}`]);

@@ -46,16 +46,24 @@ export async function removePlace(place: Place | undefined): Promise<void> {
 
 /**
  * A fresh place for each test of the calling file or describe block, removed after it together with the
- * workspaces the test put in `workspaces` (closed first). `place` is the current test's.
+ * workspaces the test put in `workspaces` (closed first) and the servers `answering` started. `place` is the
+ * current test's.
  */
-export function placePerTest(): { readonly place: Place; workspaces: SandboxedWorkspace[] } {
+export function placePerTest(): {
+	readonly place: Place;
+	workspaces: SandboxedWorkspace[];
+	/** An HTTP server on 127.0.0.1 answering `body`, closed after the test: its port. */
+	answering(body: string): Promise<number>;
+} {
 	let current: Place | undefined;
 	const workspaces: SandboxedWorkspace[] = [];
+	const servers: HttpServer[] = [];
 	beforeEach(async () => {
 		current = await makePlace();
 	});
 	afterEach(async () => {
 		await Promise.all(workspaces.splice(0).map((workspace) => workspace.close()));
+		await Promise.all(servers.splice(0).map((server) => new Promise((resolve) => server.close(resolve))));
 		await removePlace(current);
 		current = undefined;
 	});
@@ -65,6 +73,7 @@ export function placePerTest(): { readonly place: Place; workspaces: SandboxedWo
 			return current;
 		},
 		workspaces,
+		answering: (body) => answeringServer(body, (server) => servers.push(server)),
 	};
 }
 

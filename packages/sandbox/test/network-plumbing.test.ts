@@ -1,9 +1,7 @@
 import { readdirSync, readlinkSync } from "node:fs";
-import type { Server } from "node:http";
-import { afterEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { createSandboxedWorkspace, type SandboxedWorkspace } from "../src/index.js";
 import {
-	answeringServer,
 	bash,
 	childPrograms,
 	curlThroughProxy,
@@ -15,12 +13,6 @@ import {
 
 const here = placePerTest();
 const { workspaces } = here;
-const servers: Server[] = [];
-
-afterEach(async () => {
-	await Promise.all(servers.splice(0).map((server) => new Promise((resolve) => server.close(resolve))));
-});
-
 async function open(settings: Parameters<typeof sandboxed>[1] = {}): Promise<SandboxedWorkspace> {
 	const workspace = await sandboxed(here.place, settings);
 	workspaces.push(workspace);
@@ -45,7 +37,7 @@ describe("the network plumbing of sandboxed commands", () => {
 	});
 
 	it("runs the relays of a workspace with an allow list once: its commands share one network and start no relay", async () => {
-		const port = await answeringServer("answer", (server) => servers.push(server));
+		const port = await here.answering("answer");
 		const workspace = await open({ network: { allowedDomains: [`127.0.0.1:${port}`] } });
 		const first = await bash(workspace, `readlink /proc/self/ns/net; ${listProcesses}`);
 		const second = await bash(workspace, "readlink /proc/self/ns/net");
@@ -61,7 +53,7 @@ describe("the network plumbing of sandboxed commands", () => {
 	});
 
 	it("falls back to sandbox-runtime's relays in every command where there is no nsenter", async () => {
-		const port = await answeringServer("answer", (server) => servers.push(server));
+		const port = await here.answering("answer");
 		const withoutNsenter = withoutProgram(localWorkspace(here.place), "nsenter");
 		const workspace = await createSandboxedWorkspace(withoutNsenter, {
 			enabled: true,
@@ -79,7 +71,7 @@ describe("the network plumbing of sandboxed commands", () => {
 	});
 
 	it("holds a command with an allow list to the proxy and to the write denies", async () => {
-		const port = await answeringServer("answer", (server) => servers.push(server));
+		const port = await here.answering("answer");
 		const workspace = await open({ network: { allowedDomains: [`127.0.0.1:${port}`] } });
 		const direct = await bash(workspace, `curl -fsS --noproxy '*' --max-time 10 http://127.0.0.1:${port}/`);
 		expect(direct.exitCode).not.toBe(0);
